@@ -1,0 +1,8 @@
+#pragma once
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+// Variadic libmicrohttpd functions are unavailable in Swift: wrap the calls we make.

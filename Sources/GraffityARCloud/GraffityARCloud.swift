@@ -1,0 +1,1 @@
+// GraffityARCloud module: see README.

@@ -1,0 +1,1 @@
+// VPS module: see README.

@@ -1,0 +1,1 @@
+// VPSClient module: see README.

@@ -1,0 +1,1 @@
+// VPSServer module: see README.

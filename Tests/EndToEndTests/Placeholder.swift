@@ -1,0 +1,1 @@
+// Tests for EndToEnd: see the other files here.

@@ -1,0 +1,1 @@
+// Tests for GraffityARCloud: see the other files here.

@@ -1,0 +1,1 @@
+// Tests for VPSServer: see the other files here.

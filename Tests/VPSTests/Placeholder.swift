@@ -1,0 +1,1 @@
+// Tests for VPS: see the other files here.

@@ -1,0 +1,1 @@
+// Tests for Vision: see the other files here.
