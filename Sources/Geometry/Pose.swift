@@ -3,6 +3,9 @@ import Foundation
 /// A rigid transform in SE(3). By convention in arcloud a camera pose is `T_map_camera`:
 /// it maps points from the camera frame (OpenCV: x right, y down, z forward) into the map
 /// frame (metres, +y up), so `translation` is the camera centre in the map.
+///
+/// JSON form (used by datasets, maps and the HTTP API alike):
+/// `{"t": [tx, ty, tz], "q": [qx, qy, qz, qw]}`.
 public struct Pose: Sendable, Hashable, Codable {
     public var rotation: Quaternion
     public var translation: SIMD3<Double>
@@ -47,6 +50,32 @@ public struct Pose: Sendable, Hashable, Codable {
         // Columns of R_map_camera are the camera axes in the map frame.
         let r = Matrix3(rows: SIMD3(x.x, y.x, z.x), SIMD3(x.y, y.y, z.y), SIMD3(x.z, y.z, z.z))
         return Pose(rotation: r, translation: eye)
+    }
+}
+
+extension Pose {
+    private enum CodingKeys: String, CodingKey { case t, q }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let t = try c.decode([Double].self, forKey: .t)
+        let q = try c.decode([Double].self, forKey: .q)
+        guard t.count == 3, q.count == 4, (t + q).allSatisfy(\.isFinite) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath,
+                debugDescription: "a pose needs t: [tx, ty, tz] and q: [qx, qy, qz, qw], all finite"))
+        }
+        let quat = Quaternion(x: q[0], y: q[1], z: q[2], w: q[3])
+        guard abs(quat.norm - 1) < 1e-3 else {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys.q],
+                debugDescription: "quaternion is not unit length (norm \(quat.norm))"))
+        }
+        self.init(rotation: quat.normalized, translation: SIMD3(t[0], t[1], t[2]))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode([translation.x, translation.y, translation.z], forKey: .t)
+        try c.encode([rotation.x, rotation.y, rotation.z, rotation.w], forKey: .q)
     }
 }
 

@@ -1,0 +1,61 @@
+import Geometry
+
+/// A recorded camera session: `session.json` beside a `frames/` folder.
+///
+/// This is the value model of the file; reading, writing and validation live beside it
+/// in `Dataset/`. Poses are `T_map_camera` (see `Geometry.Pose`).
+public struct RecordedSession: Sendable, Hashable, Codable {
+    /// Format version this build writes and reads.
+    public static let currentVersion = 1
+
+    public var version: Int
+    public var name: String
+    public var camera: CameraIntrinsics
+    public var frames: [Frame]
+    /// Timed user actions for the simulator, in order of time.
+    public var script: [ScriptAction]?
+
+    public init(version: Int = RecordedSession.currentVersion, name: String, camera: CameraIntrinsics,
+                frames: [Frame], script: [ScriptAction]? = nil) {
+        self.version = version; self.name = name; self.camera = camera
+        self.frames = frames; self.script = script
+    }
+
+    /// One recorded camera frame.
+    public struct Frame: Sendable, Hashable, Codable {
+        public var id: String
+        /// Seconds since the start of the session.
+        public var timestamp: Double
+        /// Image path relative to the session folder, e.g. `frames/000042.jpg`.
+        public var image: String
+        /// Ground truth `T_map_camera`, when known.
+        public var pose: Pose?
+        /// Device tracking pose in the device's own local frame (ARKit/ARCore-like,
+        /// drift included): `T_local_camera`.
+        public var odometry: Pose?
+
+        public init(id: String, timestamp: Double, image: String, pose: Pose? = nil, odometry: Pose? = nil) {
+            self.id = id; self.timestamp = timestamp; self.image = image
+            self.pose = pose; self.odometry = odometry
+        }
+    }
+}
+
+/// A timed user action the simulator performs on the session host's clock.
+public struct ScriptAction: Sendable, Hashable, Codable {
+    /// Seconds since the start of the session.
+    public var time: Double
+    public var action: Action
+
+    public init(time: Double, action: Action) { self.time = time; self.action = action }
+
+    public enum Action: Sendable, Hashable, Codable {
+        /// Tap at a pixel of the current frame.
+        case tap(x: Double, y: Double)
+        /// Start navigation to a named node of the map's navigation graph.
+        case startNavigation(node: String)
+        case stopNavigation
+        case reset
+        case shutdown
+    }
+}
