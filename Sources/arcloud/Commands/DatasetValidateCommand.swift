@@ -34,7 +34,7 @@ struct DatasetValidateCommand: Command {
         }
         if !problems.isEmpty {
             for p in problems { print(p.description) }
-            fflush(stdout)
+            fflush(nil)  // problems on stdout before the summary on stderr
             FileHandle.standardError.write(Data("arcloud: dataset validate: \(problems.count) problem(s) in \(dir.path)\n".utf8))
             return 1
         }
