@@ -16,6 +16,9 @@ public enum TokenVerification: Sendable, Hashable {
     case unknown
     case expired
     case revoked
+    /// The verdict could not be reached (e.g. the token file is unreadable): HTTP 503,
+    /// never 401, so clients do not discard a good token over a server fault.
+    case unavailable(String)
 }
 
 /// What a valid token allows: who it was issued to and which maps it may use.

@@ -173,7 +173,7 @@ final class RequestHandler: Sendable {
         if let problem = request.intrinsics.problem {
             throw .unprocessable("invalid_intrinsics", "impossible intrinsics: \(problem)")
         }
-        guard let header = ImageHeader.parse(imagePart.body) else {
+        guard let header = ImageHeader.parse(Data(imagePart.body)), header.width > 0, header.height > 0 else {
             let what = imagePart.body.isEmpty ? "the image part is empty"
                 : ImageHeader.sniffFormat(imagePart.body) == nil ? "the image is neither JPEG nor PNG"
                 : "the image header is truncated or malformed"
@@ -213,6 +213,7 @@ final class RequestHandler: Sendable {
         case .unknown: throw .unauthorized("invalid_token", "the bearer token is not known")
         case .expired: throw .unauthorized("invalid_token", "the bearer token has expired")
         case .revoked: throw .unauthorized("invalid_token", "the bearer token has been revoked")
+        case .unavailable(let why): throw .unavailable("cannot check the token now (\(why))")
         }
     }
 
