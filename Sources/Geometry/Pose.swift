@@ -14,11 +14,11 @@ public struct Pose: Sendable, Hashable, Codable {
         self.rotation = rotation; self.translation = translation
     }
 
-    public init(rotation: Matrix3, translation: SIMD3<Double>) {
-        self.init(rotation: Quaternion(rotation), translation: translation)
+    public init(rotationMatrix: Matrix3, translation: SIMD3<Double>) {
+        self.init(rotation: Quaternion(rotationMatrix), translation: translation)
     }
 
-    public static let identity = Pose(rotation: Quaternion.identity, translation: .zero)
+    public static let identity = Pose(rotation: .identity, translation: .zero)
 
     public var inverse: Pose {
         let rinv = rotation.conjugate
@@ -49,7 +49,7 @@ public struct Pose: Sendable, Hashable, Codable {
         let y = cross(z, x)                      // down
         // Columns of R_map_camera are the camera axes in the map frame.
         let r = Matrix3(rows: SIMD3(x.x, y.x, z.x), SIMD3(x.y, y.y, z.y), SIMD3(x.z, y.z, z.z))
-        return Pose(rotation: r, translation: eye)
+        return Pose(rotationMatrix: r, translation: eye)
     }
 }
 

@@ -2,4 +2,5 @@
 /// Add a command here: one line, its type in `Commands/`.
 let allCommands: [any Command.Type] = [
     VersionCommand.self,
+    DatasetValidateCommand.self,
 ]

@@ -1,0 +1,43 @@
+/// One thing wrong with a recorded session or scene file, named precisely enough to fix it.
+///
+/// `location` says where: a JSON field path such as `frames[3].pose.q`, or a file path
+/// relative to the session folder such as `frames/000003.jpg`.
+public struct DatasetProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// `session.json` (or `scene.json`) is missing or cannot be read.
+        case unreadableFile
+        /// Not valid JSON, or a field is missing or of the wrong type.
+        case malformedJSON
+        /// `version` is not one this build reads.
+        case unsupportedVersion
+        /// A pose quaternion is not of unit length.
+        case nonUnitQuaternion
+        /// Intrinsics that cannot describe a camera (see `CameraIntrinsics.problem`).
+        case invalidCamera
+        /// A session without frames.
+        case noFrames
+        /// Two frames share an id.
+        case duplicateFrameId
+        /// A frame's timestamp is not after the previous frame's.
+        case nonMonotonicTimestamp
+        /// A frame's image path is absolute or leaves the session folder.
+        case imagePathOutsideSession
+        /// A frame's image file does not exist.
+        case missingFrameImage
+        /// A frame's image file is not a JPEG or PNG whose size can be read.
+        case unreadableFrameImage
+        /// A frame's image size differs from the camera's `width`×`height`.
+        case imageSizeMismatch
+    }
+
+    public var kind: Kind
+    /// Where the problem is: a JSON field path or a file relative to the session folder.
+    public var location: String
+    public var message: String
+
+    public init(_ kind: Kind, at location: String, _ message: String) {
+        self.kind = kind; self.location = location; self.message = message
+    }
+
+    public var description: String { "\(location): \(message)" }
+}

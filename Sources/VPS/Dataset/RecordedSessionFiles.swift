@@ -1,0 +1,42 @@
+import Foundation
+
+extension RecordedSession {
+    /// File name of the session description inside a session folder.
+    public static let fileName = "session.json"
+
+    /// Reads `session.json` from a session folder (or the file itself).
+    ///
+    /// Throws a `DatasetProblem` naming the bad field for malformed JSON, an unknown
+    /// version or a non-unit quaternion. Does not look at frame files: use
+    /// `SessionValidator` for a full check.
+    public static func load(from url: URL) throws -> RecordedSession {
+        try DatasetJSON.decode(RecordedSession.self, from: sessionFile(url), supportedVersion: currentVersion)
+    }
+
+    /// Decodes a session from `session.json` bytes.
+    public static func decode(_ data: Data) throws -> RecordedSession {
+        try DatasetJSON.decode(RecordedSession.self, from: data, fileName: fileName, supportedVersion: currentVersion)
+    }
+
+    /// The JSON bytes of this session (sorted keys: the same session always gives the same bytes).
+    public func encoded() throws -> Data {
+        var data = try DatasetJSON.encoder().encode(self)
+        data.append(0x0A)
+        return data
+    }
+
+    /// Writes `session.json` into `directory` (frame images are the caller's).
+    public func write(toDirectory directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try encoded().write(to: directory.appendingPathComponent(Self.fileName), options: .atomic)
+    }
+
+    /// The file of `frame`'s image for a session stored in `directory`.
+    public static func imageURL(of frame: Frame, in directory: URL) -> URL {
+        directory.appendingPathComponent(frame.image)
+    }
+
+    static func sessionFile(_ url: URL) -> URL {
+        url.pathExtension == "json" && !url.hasDirectoryPath ? url : url.appendingPathComponent(fileName)
+    }
+}

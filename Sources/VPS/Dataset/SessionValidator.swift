@@ -1,0 +1,89 @@
+import Foundation
+import Geometry
+
+/// Checks a recorded-session folder and lists every problem it finds.
+///
+/// Structural problems (unreadable or malformed `session.json`, unknown version,
+/// non-unit quaternion) stop the check with that one problem, since nothing after can be
+/// trusted. Otherwise all problems are reported: invalid intrinsics, duplicate frame ids,
+/// non-monotonic timestamps, image paths outside the folder, missing or unreadable
+/// images, and images whose stored size differs from the camera's.
+public enum SessionValidator {
+    /// Problems of the session stored in `directory`; empty when it is valid.
+    public static func validate(directory: URL) -> [DatasetProblem] {
+        let session: RecordedSession
+        do {
+            session = try RecordedSession.load(from: directory)
+        } catch let p as DatasetProblem {
+            return [p]
+        } catch {
+            return [DatasetProblem(.unreadableFile, at: RecordedSession.fileName, "\(error)")]
+        }
+        return validate(session, directory: directory)
+    }
+
+    /// Problems of a decoded `session`; image files are checked when `directory` is given.
+    public static func validate(_ session: RecordedSession, directory: URL?) -> [DatasetProblem] {
+        var problems: [DatasetProblem] = []
+        if session.version != RecordedSession.currentVersion {
+            problems.append(DatasetProblem(.unsupportedVersion, at: "version",
+                "version \(session.version) is not supported (this build reads version \(RecordedSession.currentVersion))"))
+        }
+        if let p = session.camera.problem {
+            problems.append(DatasetProblem(.invalidCamera, at: "camera", p))
+        }
+        if session.frames.isEmpty {
+            problems.append(DatasetProblem(.noFrames, at: "frames", "the session has no frames"))
+        }
+        var firstIndexOfId: [String: Int] = [:]
+        for (i, frame) in session.frames.enumerated() {
+            let at = "frames[\(i)]"
+            if let first = firstIndexOfId[frame.id] {
+                problems.append(DatasetProblem(.duplicateFrameId, at: "\(at).id",
+                    "id '\(frame.id)' is already used by frames[\(first)]"))
+            } else {
+                firstIndexOfId[frame.id] = i
+            }
+            if !frame.timestamp.isFinite {
+                problems.append(DatasetProblem(.nonMonotonicTimestamp, at: "\(at).timestamp",
+                    "timestamp \(frame.timestamp) is not finite"))
+            } else if i > 0, frame.timestamp <= session.frames[i - 1].timestamp {
+                problems.append(DatasetProblem(.nonMonotonicTimestamp, at: "\(at).timestamp",
+                    "timestamp \(frame.timestamp) is not after frames[\(i - 1)]'s \(session.frames[i - 1].timestamp)"))
+            }
+            for (field, pose) in [("pose", frame.pose), ("odometry", frame.odometry)] {
+                if let q = pose?.rotation, abs(q.norm - 1) > 1e-3 {
+                    problems.append(DatasetProblem(.nonUnitQuaternion, at: "\(at).\(field).q",
+                        "quaternion is not unit length (norm \(q.norm))"))
+                }
+            }
+            if let directory { problems += imageProblems(frame, index: i, session: session, directory: directory) }
+        }
+        return problems
+    }
+
+    private static func imageProblems(_ frame: RecordedSession.Frame, index i: Int,
+                                      session: RecordedSession, directory: URL) -> [DatasetProblem] {
+        let at = "frames[\(i)].image"
+        let parts = frame.image.split(separator: "/")
+        if frame.image.isEmpty || frame.image.hasPrefix("/") || parts.contains("..") {
+            return [DatasetProblem(.imagePathOutsideSession, at: at,
+                "'\(frame.image)' must be a path inside the session folder")]
+        }
+        let url = RecordedSession.imageURL(of: frame, in: directory)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            return [DatasetProblem(.missingFrameImage, at: frame.image, "image of frame '\(frame.id)' does not exist")]
+        }
+        guard let header = ImageHeader.read(url) else {
+            return [DatasetProblem(.unreadableFrameImage, at: frame.image,
+                "image of frame '\(frame.id)' is not a JPEG or PNG with a readable size")]
+        }
+        let cam = session.camera
+        if header.width != cam.width || header.height != cam.height {
+            return [DatasetProblem(.imageSizeMismatch, at: frame.image,
+                "image is \(header.width)x\(header.height) but the camera says \(cam.width)x\(cam.height)")]
+        }
+        return []
+    }
+}

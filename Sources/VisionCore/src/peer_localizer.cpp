@@ -1,0 +1,104 @@
+// The OpenCV-only peer pipeline for `arcloud bench localize` (see vc_peer.h).
+#include "vc_peer.h"
+
+#include <chrono>
+#include <new>
+#include <vector>
+
+#include <opencv2/calib3d.hpp>
+#include <opencv2/core.hpp>
+#include <opencv2/features2d.hpp>
+
+struct vc_peer {
+    cv::Ptr<cv::ORB> orb;
+    cv::BFMatcher matcher{cv::NORM_HAMMING, false};
+    cv::Mat map_descriptors;  // n x 32, CV_8U
+    std::vector<cv::Point3f> points;
+    vc_peer_params params;
+};
+
+namespace {
+double ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+extern "C" vc_peer *vc_peer_create(const uint8_t *descriptors, const double *points_xyz, int32_t n,
+                                   vc_peer_params params) {
+    if (!descriptors || !points_xyz || n <= 0 || params.n_features <= 0) return nullptr;
+    try {
+        auto *p = new vc_peer();
+        p->orb = cv::ORB::create(params.n_features);
+        p->map_descriptors = cv::Mat(n, 32, CV_8U, const_cast<uint8_t *>(descriptors)).clone();
+        p->points.reserve(n);
+        for (int32_t i = 0; i < n; ++i)
+            p->points.emplace_back(float(points_xyz[3 * i]), float(points_xyz[3 * i + 1]), float(points_xyz[3 * i + 2]));
+        p->params = params;
+        return p;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+extern "C" void vc_peer_destroy(vc_peer *peer) { delete peer; }
+
+extern "C" vc_status vc_peer_localize(vc_peer *peer, const uint8_t *gray, int32_t width, int32_t height,
+                                      int32_t stride, const double K[4], vc_peer_result *out) {
+    if (!peer || !gray || !K || !out || width <= 0 || height <= 0 || stride < width) return VC_ERR_INVALID_ARGUMENT;
+    *out = vc_peer_result{};
+    try {
+        cv::Mat image(height, width, CV_8U, const_cast<uint8_t *>(gray), size_t(stride));
+        auto t0 = std::chrono::steady_clock::now();
+        std::vector<cv::KeyPoint> keypoints;
+        cv::Mat descriptors;
+        peer->orb->detectAndCompute(image, cv::noArray(), keypoints, descriptors);
+        out->extract_ms = ms_since(t0);
+
+        t0 = std::chrono::steady_clock::now();
+        std::vector<cv::Point2f> image_points;
+        std::vector<cv::Point3f> object_points;
+        if (!descriptors.empty()) {
+            std::vector<std::vector<cv::DMatch>> knn;
+            peer->matcher.knnMatch(descriptors, peer->map_descriptors, knn, 2);
+            for (const auto &m : knn) {
+                if (m.size() == 2 && m[0].distance < peer->params.ratio * m[1].distance) {
+                    image_points.push_back(keypoints[m[0].queryIdx].pt);
+                    object_points.push_back(peer->points[m[0].trainIdx]);
+                }
+            }
+        }
+        out->matches = int32_t(image_points.size());
+        out->match_ms = ms_since(t0);
+
+        t0 = std::chrono::steady_clock::now();
+        if (image_points.size() >= 4) {
+            cv::Matx33d camera(K[0], 0, K[2], 0, K[1], K[3], 0, 0, 1);
+            cv::Mat rvec, tvec;
+            std::vector<int> inliers;
+            bool ok = cv::solvePnPRansac(object_points, image_points, camera, cv::noArray(), rvec, tvec, false,
+                                         peer->params.max_iterations, float(peer->params.ransac_threshold_px),
+                                         peer->params.confidence, inliers, cv::SOLVEPNP_AP3P);
+            if (ok && int32_t(inliers.size()) >= peer->params.min_inliers) {
+                std::vector<cv::Point3f> in_obj;
+                std::vector<cv::Point2f> in_img;
+                for (int i : inliers) {
+                    in_obj.push_back(object_points[i]);
+                    in_img.push_back(image_points[i]);
+                }
+                cv::solvePnPRefineLM(in_obj, in_img, camera, cv::noArray(), rvec, tvec);
+                cv::Matx33d R;
+                cv::Rodrigues(rvec, R);
+                for (int i = 0; i < 9; ++i) out->R_cw[i] = R.val[i];
+                for (int i = 0; i < 3; ++i) out->t_cw[i] = tvec.at<double>(i);
+                out->inliers = int32_t(inliers.size());
+                out->localized = 1;
+            }
+        }
+        out->solve_ms = ms_since(t0);
+        return VC_OK;
+    } catch (const std::bad_alloc &) {
+        return VC_ERR_OUT_OF_MEMORY;
+    } catch (...) {
+        return VC_ERR_INTERNAL;
+    }
+}

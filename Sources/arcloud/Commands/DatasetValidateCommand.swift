@@ -1,0 +1,52 @@
+import Foundation
+import VPS
+
+struct DatasetValidateCommand: Command {
+    static let name = "dataset validate"
+    static let summary = "Check a recorded session folder and list its problems"
+    static let help = """
+        USAGE: arcloud dataset validate <session-dir> [--quiet]
+
+        Reads <session-dir>/session.json and checks: the JSON and its version, pose
+        quaternions, camera intrinsics, unique frame ids, increasing timestamps, that every
+        frame image exists inside the folder and that its stored size (JPEG/PNG header)
+        matches the camera's width and height. When scene.json is present it is checked too.
+
+        Prints one line per problem (`<where>: <what>`) and exits 1 if there is any,
+        otherwise prints a summary and exits 0.
+
+        OPTIONS:
+          --quiet   Print nothing when the session is valid
+
+        EXAMPLE:
+          arcloud dataset validate Datasets/gallery-mapping
+        """
+    static let options: Set<String> = []
+    static let switches: Set<String> = ["quiet"]
+
+    static func run(_ args: Arguments) async throws -> Int32 {
+        try args.noExtraPositionals(beyond: 1)
+        let dir = URL(fileURLWithPath: try args.positional(0, "session-dir"), isDirectory: true)
+        var problems = SessionValidator.validate(directory: dir)
+        let sceneFile = dir.appendingPathComponent(SceneDescription.fileName)
+        if FileManager.default.fileExists(atPath: sceneFile.path) {
+            do { _ = try SceneDescription.load(from: sceneFile) } catch let p as DatasetProblem { problems.append(p) }
+        }
+        if !problems.isEmpty {
+            for p in problems { print(p.description) }
+            fflush(nil)  // problems on stdout before the summary on stderr
+            FileHandle.standardError.write(Data("arcloud: dataset validate: \(problems.count) problem(s) in \(dir.path)\n".utf8))
+            return 1
+        }
+        if !args.has("quiet") {
+            let session = try RecordedSession.load(from: dir)
+            let posed = session.frames.filter { $0.pose != nil }.count
+            let odo = session.frames.filter { $0.odometry != nil }.count
+            let span = (session.frames.last?.timestamp ?? 0) - (session.frames.first?.timestamp ?? 0)
+            print("\(dir.path): valid — '\(session.name)', \(session.frames.count) frames over "
+                  + String(format: "%.1f", span) + " s, \(session.camera.width)x\(session.camera.height), "
+                  + "\(posed) with ground truth, \(odo) with odometry")
+        }
+        return 0
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Runs the built `arcloud` executable as a user would and captures what it prints.
+struct ArcloudProcess {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The executable beside the test bundle (`swift build` puts both in the same folder).
+    static var executable: URL {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        // The bundle is `<build>/arcloudPackageTests.xctest`; on some layouts it is a folder.
+        while dir.pathComponents.count > 1 {
+            dir.deleteLastPathComponent()
+            let candidate = dir.appendingPathComponent("arcloud")
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), !isDir.boolValue {
+                return candidate
+            }
+        }
+        return URL(fileURLWithPath: ".build/debug/arcloud")
+    }
+
+    /// The package root (for the shipped Maps/ and Datasets/).
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    @discardableResult
+    static func run(_ arguments: [String], timeout: TimeInterval = 300) throws -> Output {
+        let p = Process()
+        p.executableURL = executable
+        p.arguments = arguments
+        p.currentDirectoryURL = packageRoot
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        // Drain both pipes concurrently so a chatty child never blocks on a full pipe.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        if group.wait(timeout: .now() + timeout) == .timedOut {
+            p.terminate()
+            group.wait()
+        }
+        p.waitUntilExit()
+        return Output(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

@@ -1,1 +1,0 @@
-// Tests for EndToEnd: see the other files here.

@@ -1,0 +1,119 @@
+import Foundation
+import Geometry
+import Testing
+import VPS
+
+/// Every validation problem is reported with its kind and exact location.
+@Suite struct DatasetValidationTests {
+    /// Writes `json` as session.json (plus the fixture's frame images) and validates.
+    private func problems(json: String, images: Bool = true) throws -> [DatasetProblem] {
+        let dir = try ScratchDirectory()
+        try DatasetFixtures.write(DatasetFixtures.session(), to: dir.url)
+        if !images { try FileManager.default.removeItem(at: dir.url.appendingPathComponent("frames")) }
+        try Data(json.utf8).write(to: dir.url.appendingPathComponent("session.json"))
+        return SessionValidator.validate(directory: dir.url)
+    }
+
+    private func problems(_ edit: (inout RecordedSession) -> Void, imageWidth: Int? = nil) throws -> [DatasetProblem] {
+        let dir = try ScratchDirectory()
+        var session = DatasetFixtures.session()
+        try DatasetFixtures.write(session, to: dir.url, imageWidth: imageWidth)
+        edit(&session)
+        try session.write(toDirectory: dir.url)
+        return SessionValidator.validate(directory: dir.url)
+    }
+
+    private func fixtureJSON() throws -> String {
+        String(decoding: try DatasetFixtures.session().encoded(), as: UTF8.self)
+    }
+
+    @Test func missingSessionFile() throws {
+        let dir = try ScratchDirectory()
+        let p = SessionValidator.validate(directory: dir.url)
+        #expect(p.map(\.kind) == [.unreadableFile])
+    }
+
+    @Test func malformedJSONNamesTheBadField() throws {
+        let bad = try fixtureJSON().replacingOccurrences(of: "\"timestamp\" : 0.1", with: "\"timestamp\" : \"soon\"")
+        let p = try problems(json: bad)
+        #expect(p.map(\.kind) == [.malformedJSON])
+        #expect(p.first?.location == "session.json: frames[1].timestamp")
+
+        let missing = try fixtureJSON().replacingOccurrences(of: "\"fx\" : 50,", with: "")
+        let q = try problems(json: missing)
+        #expect(q.first?.location == "session.json: camera.fx")
+
+        let syntax = try problems(json: "{\"version\": 1, \"name\": ")
+        #expect(syntax.map(\.kind) == [.malformedJSON])
+    }
+
+    @Test func unknownVersion() throws {
+        let p = try problems(json: try fixtureJSON().replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 7"))
+        #expect(p.map(\.kind) == [.unsupportedVersion])
+        #expect(p.first?.message.contains("7") == true)
+    }
+
+    @Test func nonUnitQuaternion() throws {
+        // The third frame's odometry gets a quaternion of norm 2.
+        var root = try #require(try JSONSerialization.jsonObject(with: DatasetFixtures.session().encoded()) as? [String: Any])
+        var frames = try #require(root["frames"] as? [[String: Any]])
+        var odometry = try #require(frames[2]["odometry"] as? [String: Any])
+        odometry["q"] = [0.0, 0.0, 0.0, 2.0]
+        frames[2]["odometry"] = odometry
+        root["frames"] = frames
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: root), as: UTF8.self)
+        let p = try problems(json: json)
+        #expect(p.map(\.kind) == [.nonUnitQuaternion])
+        #expect(p.first?.location == "session.json: frames[2].odometry.q")
+    }
+
+    @Test func invalidIntrinsics() throws {
+        let p = try problems { $0.camera.cx = 500 }
+        #expect(p.map(\.kind) == [.invalidCamera])
+        #expect(p.first?.location == "camera")
+    }
+
+    @Test func intrinsicsThatDoNotFitTheStoredImages() throws {
+        let p = try problems({ _ in }, imageWidth: 80)
+        #expect(p.map(\.kind) == [.imageSizeMismatch, .imageSizeMismatch, .imageSizeMismatch])
+        #expect(p.first?.location == "frames/000000.jpg")
+        #expect(p.first?.message.contains("80x48") == true)
+    }
+
+    @Test func duplicateIdsAndNonMonotonicTimestamps() throws {
+        let p = try problems {
+            $0.frames[2].id = $0.frames[0].id
+            $0.frames[2].image = $0.frames[0].image
+            $0.frames[1].timestamp = 0
+        }
+        #expect(Set(p.map(\.kind)) == [.duplicateFrameId, .nonMonotonicTimestamp])
+        #expect(p.contains { $0.kind == .duplicateFrameId && $0.location == "frames[2].id" })
+        #expect(p.contains { $0.kind == .nonMonotonicTimestamp && $0.location == "frames[1].timestamp" })
+    }
+
+    @Test func missingAndUnreadableFrameImages() throws {
+        let p = try problems { $0.frames[1].image = "frames/nowhere.jpg" }
+        #expect(p.map(\.kind) == [.missingFrameImage])
+        #expect(p.first?.location == "frames/nowhere.jpg")
+
+        let dir = try ScratchDirectory()
+        try DatasetFixtures.write(DatasetFixtures.session(), to: dir.url)
+        try Data("garbage".utf8).write(to: dir.url.appendingPathComponent("frames/000001.jpg"))
+        #expect(SessionValidator.validate(directory: dir.url).map(\.kind) == [.unreadableFrameImage])
+    }
+
+    @Test func imagePathsMustStayInsideTheSession() throws {
+        let p = try problems { $0.frames[0].image = "../elsewhere.jpg"; $0.frames[1].image = "/etc/passwd" }
+        #expect(p.map(\.kind) == [.imagePathOutsideSession, .imagePathOutsideSession])
+    }
+
+    @Test func emptySession() throws {
+        let p = try problems { $0.frames = [] }
+        #expect(p.map(\.kind) == [.noFrames])
+    }
+
+    @Test func everyKindIsCovered() {
+        // Keeps this suite honest when a kind is added.
+        #expect(DatasetProblem.Kind.allCases.count == 12)
+    }
+}
