@@ -2,5 +2,7 @@
 /// Add a command here: one line, its type in `Commands/`.
 let allCommands: [any Command.Type] = [
     VersionCommand.self,
+    BenchPoseCommand.self,
+    BenchFeaturesCommand.self,
     DatasetValidateCommand.self,
 ]
