@@ -3,4 +3,5 @@
 let allCommands: [any Command.Type] = [
     VersionCommand.self,
     DatasetValidateCommand.self,
+    DatasetSynthCommand.self,
 ]
