@@ -1,0 +1,36 @@
+import Geometry
+
+/// The answer of `POST /v1/localize` (HTTP 200), and of the in-process engine behind it.
+///
+/// A frame that could not be localized is still a 200 with `status: "notLocalized"` and a
+/// `reason`: the request was fine, the image just did not match the map well enough.
+///
+/// DESIGN.md names the reprojection error field `error`; it is `reprojectionError` here so
+/// it cannot be confused with the `{"error": {...}}` envelope of failed requests.
+public struct LocalizeResponse: Sendable, Hashable, Codable {
+    public enum Status: String, Sendable, Hashable, Codable {
+        case localized, notLocalized
+    }
+
+    public var status: Status
+    public var mapId: String
+    /// `T_map_camera` when localized.
+    public var pose: Pose?
+    /// The map section the camera is in, when localized and known.
+    public var sectionId: String?
+    /// Inlier 2D–3D correspondences of the accepted (or best rejected) pose.
+    public var inliers: Int
+    /// RMS reprojection error of the inliers, in pixels.
+    public var reprojectionError: Double?
+    /// Why the frame was not localized (e.g. "too few inliers (12 < 30)").
+    public var reason: String?
+    /// Milliseconds per stage (`decode`, `features`, `match`, `solve`, `total`, ...).
+    public var timings: [String: Double]
+
+    public init(status: Status, mapId: String, pose: Pose? = nil, sectionId: String? = nil, inliers: Int = 0,
+                reprojectionError: Double? = nil, reason: String? = nil, timings: [String: Double] = [:]) {
+        self.status = status; self.mapId = mapId; self.pose = pose; self.sectionId = sectionId
+        self.inliers = inliers; self.reprojectionError = reprojectionError; self.reason = reason
+        self.timings = timings
+    }
+}

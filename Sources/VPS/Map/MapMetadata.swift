@@ -1,0 +1,22 @@
+import Foundation
+import Geometry
+
+/// Facts about a map as a whole: what it is called, when and from what it was built,
+/// with which camera and builder settings.
+public struct MapMetadata: Sendable, Hashable, Codable {
+    /// Map name, e.g. the scene name `gallery`.
+    public var name: String
+    public var created: Date
+    /// The camera of the mapping session (keyframes carry their own intrinsics too).
+    public var camera: CameraIntrinsics?
+    /// Where the map came from, e.g. `session Datasets/gallery-mapping` or `colmap <dir>`.
+    public var source: String
+    /// Builder settings and figures, for the record (`map inspect` prints them).
+    public var builder: [String: String]
+
+    public init(name: String, created: Date = Date(), camera: CameraIntrinsics? = nil, source: String = "",
+                builder: [String: String] = [:]) {
+        self.name = name; self.created = created; self.camera = camera
+        self.source = source; self.builder = builder
+    }
+}

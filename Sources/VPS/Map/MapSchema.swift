@@ -1,0 +1,79 @@
+/// The SQLite layout of a `.vpsmap` file, version 1.
+///
+/// Recognition: `PRAGMA application_id` is `applicationID` and table `map_info` holds
+/// `format = arcloud-vpsmap`; `PRAGMA user_version` is the schema version. Row tables
+/// keep the file inspectable with the `sqlite3` shell; indices are dense (0-based) so a
+/// map loads with one ordered scan per table.
+enum MapSchema {
+    static let version = 1
+    /// "VPSM" as a big-endian 32-bit integer.
+    static let applicationID: Int32 = 0x5650_534D
+    static let formatName = "arcloud-vpsmap"
+
+    static let create = """
+        CREATE TABLE map_info (
+            key   TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE sections (
+            idx   INTEGER PRIMARY KEY,
+            id    TEXT NOT NULL UNIQUE,
+            name  TEXT NOT NULL,
+            min_x REAL, min_y REAL, min_z REAL,
+            max_x REAL, max_y REAL, max_z REAL
+        );
+        CREATE TABLE keyframes (
+            id        INTEGER PRIMARY KEY,
+            name      TEXT NOT NULL,
+            timestamp REAL NOT NULL,
+            tx REAL NOT NULL, ty REAL NOT NULL, tz REAL NOT NULL,
+            qx REAL NOT NULL, qy REAL NOT NULL, qz REAL NOT NULL, qw REAL NOT NULL,
+            width INTEGER NOT NULL, height INTEGER NOT NULL,
+            fx REAL NOT NULL, fy REAL NOT NULL, cx REAL NOT NULL, cy REAL NOT NULL,
+            distortion TEXT,
+            section INTEGER
+        );
+        CREATE TABLE points (
+            id           INTEGER PRIMARY KEY,
+            x REAL NOT NULL, y REAL NOT NULL, z REAL NOT NULL,
+            descriptor   BLOB NOT NULL CHECK (length(descriptor) = 32),
+            observations INTEGER NOT NULL,
+            word         INTEGER NOT NULL,
+            section      INTEGER NOT NULL
+        );
+        CREATE TABLE observations (
+            keyframe INTEGER NOT NULL,
+            point    INTEGER NOT NULL,
+            x REAL NOT NULL, y REAL NOT NULL,
+            octave   INTEGER NOT NULL,
+            PRIMARY KEY (keyframe, point)
+        ) WITHOUT ROWID;
+        CREATE TABLE scene_objects (
+            idx     INTEGER PRIMARY KEY,
+            id      TEXT NOT NULL UNIQUE,
+            kind    TEXT NOT NULL,
+            section TEXT NOT NULL,
+            tx REAL NOT NULL, ty REAL NOT NULL, tz REAL NOT NULL,
+            qx REAL NOT NULL, qy REAL NOT NULL, qz REAL NOT NULL, qw REAL NOT NULL,
+            ex REAL NOT NULL, ey REAL NOT NULL, ez REAL NOT NULL,
+            payload TEXT NOT NULL
+        );
+        CREATE TABLE nav_nodes (
+            idx     INTEGER PRIMARY KEY,
+            id      TEXT NOT NULL UNIQUE,
+            name    TEXT NOT NULL,
+            x REAL NOT NULL, y REAL NOT NULL, z REAL NOT NULL,
+            section TEXT NOT NULL
+        );
+        CREATE TABLE nav_edges (
+            idx       INTEGER PRIMARY KEY,
+            from_node TEXT NOT NULL,
+            to_node   TEXT NOT NULL,
+            weight    REAL NOT NULL
+        );
+        CREATE TABLE retrieval_index (
+            name TEXT PRIMARY KEY,
+            data BLOB NOT NULL
+        ) WITHOUT ROWID;
+        """
+}

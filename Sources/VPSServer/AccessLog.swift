@@ -1,0 +1,63 @@
+import Foundation
+import Synchronization
+
+/// One line of the JSON-lines access log. Never contains the bearer token (only the
+/// token's name).
+public struct AccessLogEntry: Sendable, Hashable, Codable {
+    /// ISO 8601 UTC with milliseconds, when the request completed.
+    public var time: String
+    public var method: String
+    /// The route template (`/v1/maps/{id}/scene`) or `unmatched`.
+    public var route: String
+    /// The HTTP status sent, or 0 when the connection ended without a response (timeout, abort).
+    public var status: Int
+    public var latencyMs: Double
+    /// The map the request was about, when there was one.
+    public var map: String?
+    /// `localized` / `notLocalized` for localizations, the error code for failures,
+    /// `timeout` / `aborted` for connections that ended early, else `ok`.
+    public var outcome: String
+    /// The name of the token used, when one was valid.
+    public var client: String?
+    public var bytesIn: Int
+}
+
+/// Writes access log entries as JSON lines to a sink, one whole line per write.
+public final class AccessLog: Sendable {
+    private let sink: Mutex<(@Sendable (String) -> Void)>
+    private static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.withoutEscapingSlashes]
+        return e
+    }()
+
+    /// A log that hands each line (with its trailing newline) to `write`, one call at a time.
+    public init(write: @escaping @Sendable (String) -> Void) { sink = Mutex(write) }
+
+    /// A log appended to a file descriptor (e.g. `STDOUT_FILENO` or an opened file).
+    public convenience init(fileDescriptor fd: Int32) {
+        self.init { line in
+            let bytes = Array(line.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeBytes { buf -> Int in
+                    guard let base = buf.baseAddress else { return -1 }
+                    return write(fd, base + offset, buf.count - offset)
+                }
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { return }                 // a broken log must not break serving
+                offset += n
+            }
+        }
+    }
+
+    func record(_ entry: AccessLogEntry) {
+        guard let data = try? Self.encoder.encode(entry) else { return }
+        let line = String(decoding: data, as: UTF8.self) + "\n"
+        sink.withLock { $0(line) }
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+    }
+}

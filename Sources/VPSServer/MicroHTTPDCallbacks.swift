@@ -1,0 +1,100 @@
+import CMicroHTTPD
+
+// libmicrohttpd calls back through C function pointers: non-capturing closures stored as
+// globals. The daemon's closure argument is the `RequestHandler` (retained by `VPSServer`
+// while the daemon runs); each request's `RequestState` is retained on the first callback
+// and released in the completion callback.
+
+/// Collects request headers into a dictionary keyed by lower-cased name.
+private final class HeaderCollector {
+    var headers: [String: String] = [:]
+}
+
+private let collectHeader: MHD_KeyValueIterator = { cls, _, key, value in
+    guard let cls, let key else { return .YES }
+    let collector = Unmanaged<HeaderCollector>.fromOpaque(cls).takeUnretainedValue()
+    let name = String(cString: key).lowercased()
+    if collector.headers.count < 100 {
+        collector.headers[name] = value.map { String(cString: $0) } ?? ""
+    }
+    return .YES
+}
+
+private func requestHeaders(_ connection: OpaquePointer) -> [String: String] {
+    let collector = HeaderCollector()
+    let ref = Unmanaged.passRetained(collector)
+    _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, ref.toOpaque())
+    ref.release()
+    return collector.headers
+}
+
+/// Queues `response` on the connection; returns false when libmicrohttpd refused (e.g. the
+/// connection is mid-upload and cannot take a response yet).
+private func queue(_ response: HTTPResponseMessage, on connection: OpaquePointer, state: RequestState,
+                   closeConnection: Bool) -> Bool {
+    let made = response.body.withUnsafeBytes { buf in
+        MHD_create_response_from_buffer(buf.count, UnsafeMutableRawPointer(mutating: buf.baseAddress),
+                                        .RESPMEM_MUST_COPY)
+    }
+    guard let r = made else { return false }
+    defer { MHD_destroy_response(r) }
+    for (name, value) in response.headers { _ = MHD_add_response_header(r, name, value) }
+    if closeConnection { _ = MHD_add_response_header(r, "Connection", "close") }
+    guard MHD_queue_response(connection, UInt32(response.status), r) == .YES else { return false }
+    state.responseQueued = true
+    state.status = response.status
+    return true
+}
+
+let accessHandlerCallback: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, context in
+    guard let cls, let connection, let context, let uploadDataSize else { return .NO }
+    let handler = Unmanaged<RequestHandler>.fromOpaque(cls).takeUnretainedValue()
+
+    guard let existing = context.pointee else {
+        // First call: headers only.
+        let state = handler.begin(method: method.map { String(cString: $0) } ?? "",
+                                  path: url.map { String(cString: $0) } ?? "",
+                                  headers: requestHeaders(connection))
+        context.pointee = Unmanaged.passRetained(state).toOpaque()
+        if let early = state.earlyResponse {
+            // The body (if any) will not be read: close the connection after answering.
+            let hasBody = state.headers["content-length"].map { $0 != "0" } ?? (state.headers["transfer-encoding"] != nil)
+            return queue(early, on: connection, state: state, closeConnection: hasBody) ? .YES : .NO
+        }
+        return .YES
+    }
+
+    let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
+    let size = uploadDataSize.pointee
+    if size > 0 {
+        if let uploadData {
+            handler.receive(state, UnsafeRawBufferPointer(start: uploadData, count: size))
+        }
+        uploadDataSize.pointee = 0
+        // Over the limit mid-stream (chunked): libmicrohttpd 0.9 cannot queue a response
+        // in the middle of a body, so the rest is discarded and the 413 goes out when the
+        // body ends; a body that goes on past twice the limit (+1 MiB) closes the connection.
+        if state.earlyResponse != nil, state.bodyBytesSeen > 2 * state.bodyLimit + (1 << 20) { return .NO }
+        return .YES
+    }
+
+    // Final call: the whole body is in.
+    if state.responseQueued { return .YES }
+    let response = handler.respond(state)
+    return queue(response, on: connection, state: state, closeConnection: false) ? .YES : .NO
+}
+
+let requestCompletedCallback: MHD_RequestCompletedCallback = { cls, _, context, reason in
+    guard let cls, let context, let raw = context.pointee else { return }
+    context.pointee = nil
+    let handler = Unmanaged<RequestHandler>.fromOpaque(cls).takeUnretainedValue()
+    let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
+    let ended: String?
+    switch reason {
+    case .REQUEST_TERMINATED_COMPLETED_OK: ended = nil
+    case .REQUEST_TERMINATED_TIMEOUT_REACHED: ended = "timeout"
+    case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: ended = "shutdown"
+    default: ended = "aborted"
+    }
+    handler.complete(state, endedEarly: ended)
+}

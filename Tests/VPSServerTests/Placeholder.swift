@@ -1,1 +1,0 @@
-// Tests for VPSServer: see the other files here.

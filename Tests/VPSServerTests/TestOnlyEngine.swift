@@ -1,0 +1,39 @@
+import Foundation
+import Geometry
+import Synchronization
+import VPS
+import VPSServer
+
+/// A stand-in `LocalizationEngine` for HTTP-layer tests ONLY (auth, limits, errors,
+/// concurrency). It does no localization: it answers `localized` with the request's prior
+/// (or identity) and counts calls. The product never uses it.
+final class TestOnlyEngine: LocalizationEngine {
+    static let mapIds = ["gallery", "lobby"]
+    let calls = Atomic<Int>(0)
+    /// When set, `localize` waits on it (graceful-stop tests hold a request in flight).
+    let gate: DispatchSemaphore?
+    /// Signalled when a gated `localize` has started.
+    let entered = DispatchSemaphore(value: 0)
+
+    init(gate: DispatchSemaphore? = nil) { self.gate = gate }
+
+    func maps() throws(LocalizationEngineError) -> [MapSummary] {
+        Self.mapIds.map { MapSummary(id: $0, name: $0.capitalized, keyframes: 10, points: 1000, sections: ["main"]) }
+    }
+
+    func scene(mapId: String) throws(LocalizationEngineError) -> SceneContent {
+        guard Self.mapIds.contains(mapId) else { throw .unknownMap(mapId) }
+        return SceneContent(sections: [MapSection(id: "main", name: "Main hall")])
+    }
+
+    func localize(image: [UInt8], request: LocalizeRequest) throws(LocalizationEngineError) -> LocalizeResponse {
+        calls.add(1, ordering: .relaxed)
+        if let gate { entered.signal(); gate.wait() }
+        guard Self.mapIds.contains(request.mapId) else { throw .unknownMap(request.mapId) }
+        return LocalizeResponse(status: .localized, mapId: request.mapId, pose: request.prior ?? .identity,
+                                sectionId: "main", inliers: image.count % 1000, reprojectionError: 0.5,
+                                timings: ["total": 0.1])
+    }
+
+    var loadedMapCount: Int { calls.load(ordering: .relaxed) > 0 ? 1 : 0 }
+}

@@ -1,0 +1,126 @@
+import Testing
+import Vision
+
+/// Deterministic pseudo-random bytes (SplitMix64) so tests need no global RNG.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// `centres` random descriptors, and `perCentre` variants of each with `flips` random bits flipped.
+func clusteredDescriptors(centres: Int, perCentre: Int, flips: Int, seed: UInt64)
+    -> (centres: [[UInt8]], variants: [[UInt8]], labels: [Int]) {
+    var rng = SplitMix64(seed: seed)
+    let cs = (0..<centres).map { _ in (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) } }
+    var variants: [[UInt8]] = [], labels: [Int] = []
+    for (i, c) in cs.enumerated() {
+        for _ in 0..<perCentre {
+            variants.append(flipBits(c, count: flips, using: &rng))
+            labels.append(i)
+        }
+    }
+    return (cs, variants, labels)
+}
+
+func flipBits(_ d: [UInt8], count: Int, using rng: inout SplitMix64) -> [UInt8] {
+    var v = d
+    for bit in (0..<256).shuffled(using: &rng).prefix(count) { v[bit / 8] ^= UInt8(1 << (bit % 8)) }
+    return v
+}
+
+@Suite("Vocabulary: hierarchical k-majority words")
+struct VocabularyTests {
+    @Test func descriptorsFallIntoTheWordOfTheirTrainingCluster() throws {
+        let data = clusteredDescriptors(centres: 8, perCentre: 5, flips: 10, seed: 1)
+        let vocab = try Vocabulary.train(descriptors: data.variants.flatMap { $0 },
+                                         parameters: .init(branching: 8, levels: 2))
+        #expect(vocab.wordCount == 8)
+        let words = vocab.words(for: data.variants.flatMap { $0 })
+        for cluster in 0..<8 {
+            let w = Set(zip(words, data.labels).filter { $0.1 == cluster }.map(\.0))
+            #expect(w.count == 1, "cluster \(cluster) spread over words \(w)")
+        }
+        #expect(Set(words).count == 8)
+        // Unseen variants of a centre land in that centre's word.
+        var rng = SplitMix64(seed: 99)
+        for (i, c) in data.centres.enumerated() {
+            let fresh = flipBits(c, count: 12, using: &rng)
+            let expected = words[data.labels.firstIndex(of: i)!]
+            #expect(vocab.words(for: fresh) == [expected])
+        }
+    }
+
+    @Test func trainingAndQuantisationAreDeterministic() throws {
+        let data = clusteredDescriptors(centres: 40, perCentre: 30, flips: 20, seed: 2).variants.flatMap { $0 }
+        let a = try Vocabulary.train(descriptors: data, parameters: .init(branching: 6, levels: 3, seed: 7))
+        let b = try Vocabulary.train(descriptors: data, parameters: .init(branching: 6, levels: 3, seed: 7))
+        #expect(a.serialized() == b.serialized())
+        #expect(a.words(for: data) == b.words(for: data))
+        #expect(a.wordCount > 36 && a.depth <= 3)
+    }
+
+    @Test func coarseNodesAreTheAncestorsOfTheWords() throws {
+        let data = clusteredDescriptors(centres: 30, perCentre: 20, flips: 25, seed: 3).variants.flatMap { $0 }
+        let vocab = try Vocabulary.train(descriptors: data, parameters: .init(branching: 5, levels: 4))
+        for depth in 1...3 {
+            let q = data.withUnsafeBytes { vocab.quantize($0, nodeDepth: depth) }
+            for (w, n) in zip(q.words, q.nodes) {
+                #expect(vocab.ancestor(ofWord: w, atDepth: depth) == n)
+            }
+            // Coarser depth: fewer distinct groups than words.
+            #expect(Set(q.nodes).count < Set(q.words).count)
+        }
+    }
+
+    @Test func serialisationRoundTrips() throws {
+        let data = clusteredDescriptors(centres: 25, perCentre: 12, flips: 30, seed: 4).variants.flatMap { $0 }
+        let vocab = try Vocabulary.train(descriptors: data, parameters: .adaptive(descriptorCount: 300))
+        let bytes = vocab.serialized()
+        let copy = try Vocabulary(serialized: bytes)
+        #expect(copy.serialized() == bytes)
+        #expect(copy.wordCount == vocab.wordCount && copy.nodeCount == vocab.nodeCount)
+        #expect(copy.parameters == vocab.parameters)
+        var rng = SplitMix64(seed: 5)
+        let queries = (0..<32 * 500).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        #expect(copy.words(for: queries) == vocab.words(for: queries))
+    }
+
+    @Test func damagedBytesAreRejectedNotTrusted() throws {
+        let data = clusteredDescriptors(centres: 10, perCentre: 10, flips: 20, seed: 6).variants.flatMap { $0 }
+        let bytes = try Vocabulary.train(descriptors: data, parameters: .init(branching: 4, levels: 3)).serialized()
+        #expect(throws: VocabularyError.corrupt) { try Vocabulary(serialized: []) }
+        #expect(throws: VocabularyError.corrupt) { try Vocabulary(serialized: Array(bytes.dropLast(5))) }
+        var badMagic = bytes; badMagic[0] ^= 0xFF
+        #expect(throws: VocabularyError.corrupt) { try Vocabulary(serialized: badMagic) }
+        // Point the root's children at itself: a cycle must be refused.
+        var cycle = bytes
+        let header = 8 + 4 + 12 + 8 + 4 + 4
+        for i in 0..<4 { cycle[header + i] = 0 }
+        #expect(throws: VocabularyError.corrupt) { try Vocabulary(serialized: cycle) }
+        var rng = SplitMix64(seed: 8)
+        #expect(throws: VocabularyError.corrupt) {
+            try Vocabulary(serialized: (0..<bytes.count).map { _ in UInt8.random(in: 0...255, using: &rng) })
+        }
+    }
+
+    @Test func badTrainingInputIsAUsageError() {
+        #expect(throws: VocabularyError.self) { try Vocabulary.train(descriptors: []) }
+        #expect(throws: VocabularyError.self) { try Vocabulary.train(descriptors: [1, 2, 3]) }
+        #expect(throws: VocabularyError.self) {
+            try Vocabulary.train(descriptors: [UInt8](repeating: 1, count: 64), parameters: .init(branching: 1))
+        }
+    }
+
+    @Test func identicalDescriptorsMakeASingleWord() throws {
+        let vocab = try Vocabulary.train(descriptors: [UInt8](repeating: 0xA5, count: 32 * 50))
+        #expect(vocab.wordCount == 1)
+        #expect(vocab.words(for: [UInt8](repeating: 0, count: 32)) == [0])
+    }
+}
