@@ -4,7 +4,7 @@ import Synchronization
 /// One line of the JSON-lines access log. Never contains the bearer token (only the
 /// token's name).
 public struct AccessLogEntry: Sendable, Hashable, Codable {
-    /// ISO 8601 UTC with milliseconds, when the request completed.
+    /// ISO 8601 UTC with milliseconds, when the response was queued (or the connection ended).
     public var time: String
     public var method: String
     /// The route template (`/v1/maps/{id}/scene`) or `unmatched`.
