@@ -4,4 +4,8 @@ let allCommands: [any Command.Type] = [
     VersionCommand.self,
     DatasetValidateCommand.self,
     DatasetSynthCommand.self,
+    ServeCommand.self,
+    TokenCreateCommand.self,
+    TokenListCommand.self,
+    TokenRevokeCommand.self,
 ]
