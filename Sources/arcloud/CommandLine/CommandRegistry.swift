@@ -4,6 +4,7 @@ let allCommands: [any Command.Type] = [
     VersionCommand.self,
     DatasetValidateCommand.self,
     ServeCommand.self,
+    BenchServeCommand.self,
     TokenCreateCommand.self,
     TokenListCommand.self,
     TokenRevokeCommand.self,
