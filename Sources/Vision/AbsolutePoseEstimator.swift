@@ -80,7 +80,7 @@ public struct CameraFromWorld: Sendable, Hashable {
     /// The camera pose `T_map_camera` (camera → world).
     public var pose: Pose {
         let rt = rotation.transposed
-        return Pose(rotation: rt, translation: -(rt * translation))
+        return Pose(rotationMatrix: rt, translation: -(rt * translation))
     }
 
     public func apply(_ x: SIMD3<Double>) -> SIMD3<Double> { rotation * x + translation }
