@@ -1,5 +1,5 @@
 public import Geometry
-internal import VisionCore
+import VisionCore
 
 /// Robust loss for pose refinement, with its scale in pixels.
 public enum RobustLoss: Sendable, Hashable {

@@ -1,4 +1,4 @@
-internal import VisionCore
+import VisionCore
 
 /// One descriptor correspondence.
 public struct DescriptorMatch: Sendable, Hashable {

@@ -1,4 +1,4 @@
-internal import VisionCore
+import VisionCore
 
 /// An 8-bit grayscale image, row-major with no padding (`pixels.count == width * height`).
 /// A value: copies share storage until written (copy-on-write).

@@ -1,5 +1,5 @@
 import Synchronization
-internal import VisionCore
+import VisionCore
 
 /// Parameters of ORB extraction.
 public struct ORBOptions: Sendable, Hashable {

@@ -1,6 +1,6 @@
 public import Geometry
 import Synchronization
-internal import VisionCore
+import VisionCore
 
 /// OpenCV reference pipelines, for benchmarks and cross-checks only: what an OpenCV user
 /// would write for the same jobs.

@@ -1,4 +1,4 @@
-internal import VisionCore
+import VisionCore
 
 /// Synthetic images and encodings for tests and benchmarks (not used by localization).
 public enum SyntheticImages {

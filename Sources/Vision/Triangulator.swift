@@ -1,5 +1,5 @@
 public import Geometry
-internal import VisionCore
+import VisionCore
 
 /// A calibrated view for triangulation: where the camera is and how it projects
 /// (undistorted pixels; only `fx fy cx cy` of the intrinsics are used).

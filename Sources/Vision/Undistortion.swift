@@ -1,5 +1,5 @@
 public import Geometry
-internal import VisionCore
+import VisionCore
 
 extension CameraIntrinsics {
     /// The pixels an ideal pinhole camera with the same `fx fy cx cy` would see for the

@@ -1,4 +1,4 @@
-internal import VisionCore
+import VisionCore
 
 /// A failure reported by the vision core, with the reason it gave.
 ///

@@ -3,4 +3,8 @@
 let allCommands: [any Command.Type] = [
     VersionCommand.self,
     DatasetValidateCommand.self,
+    ServeCommand.self,
+    TokenCreateCommand.self,
+    TokenListCommand.self,
+    TokenRevokeCommand.self,
 ]
