@@ -1,5 +1,5 @@
 public import Geometry
-internal import VisionCore
+import VisionCore
 
 /// Guided 2D–3D candidate search: projects world points with a pose prior and lists, for
 /// every keypoint, the points that land within `radius` pixels (nearest first).
