@@ -2,6 +2,7 @@
 /// Add a command here: one line, its type in `Commands/`.
 let allCommands: [any Command.Type] = [
     VersionCommand.self,
+    LocalizeCommand.self,
     DatasetValidateCommand.self,
     ServeCommand.self,
     BenchServeCommand.self,
