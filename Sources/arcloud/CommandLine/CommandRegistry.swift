@@ -2,7 +2,14 @@
 /// Add a command here: one line, its type in `Commands/`.
 let allCommands: [any Command.Type] = [
     VersionCommand.self,
+    LocalizeCommand.self,
+    DatasetValidateCommand.self,
+    DatasetSynthCommand.self,
+    ServeCommand.self,
+    BenchServeCommand.self,
     BenchPoseCommand.self,
     BenchFeaturesCommand.self,
-    DatasetValidateCommand.self,
+    TokenCreateCommand.self,
+    TokenListCommand.self,
+    TokenRevokeCommand.self,
 ]
