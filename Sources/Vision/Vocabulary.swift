@@ -1,4 +1,4 @@
-import VisionCore
+internal import VisionCore
 
 /// Why a vocabulary could not be trained or read.
 public enum VocabularyError: Error, Sendable, Hashable, CustomStringConvertible {
