@@ -3,4 +3,7 @@
 let allCommands: [any Command.Type] = [
     VersionCommand.self,
     DatasetValidateCommand.self,
+    MapInspectCommand.self,
+    MapSceneExportCommand.self,
+    MapSceneImportCommand.self,
 ]
