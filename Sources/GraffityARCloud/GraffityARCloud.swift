@@ -1,1 +1,231 @@
-// GraffityARCloud module: see README.
+import Foundation
+import VPS
+
+/// A GraffityARCloud session: localizes a camera against a map through a VPS and
+/// publishes the session's state and events.
+///
+/// A Linux port of the GraffityARCloud SDK's state model. Construct it, make a session
+/// host with `makeViewController(session:images:)`, load the host, and observe:
+///
+/// ```swift
+/// let sdk = GraffityARCloud(configuration: .init(mapId: "gallery",
+///     serverURL: URL(string: "http://127.0.0.1:8080"), accessToken: token))
+/// let observation = Task { @MainActor in
+///     for await state in sdk.stateStream() {
+///         if case .localized(let section) = state.vpsState { print("in", section) }
+///     }
+/// }
+/// let host = try sdk.makeViewController(session: recording, directory: folder)
+/// try await host.loadView()
+/// // ... later:
+/// observation.cancel()
+/// await sdk.shutdown()
+/// host.removeFromParent()
+/// ```
+///
+/// Everything runs on the main actor. Observers get state three ways, with the same
+/// semantics (the current snapshot first, then each distinct change): the `delegate`,
+/// `stateStream()`, and `subscribe(_:)` (Combine's `statePublisher` on Apple platforms).
+/// Discrete events go to the delegate and `eventStream()`.
+///
+/// Transient backend failures are retried under `Configuration.retryPolicy` and stay
+/// invisible until the policy gives up. An HTTP 401 sets `lastError` to
+/// `.invalidAccessToken` and shuts the session down; there is no in-place token rotation.
+@MainActor
+public final class GraffityARCloud {
+    /// The configuration this session was made with; never replaced.
+    public let configuration: Configuration
+    /// The current snapshot.
+    public private(set) var state: State = .initial
+    /// True after `shutdown()` (or after a rejected token shut the session down).
+    public private(set) var isShutDown = false
+
+    /// Receives state changes and events. Held weakly; nil after `shutdown()`, and
+    /// assignments after `shutdown()` are ignored.
+    public var delegate: (any GraffityARCloudDelegate)? {
+        get { storedDelegate }
+        set { if !isShutDown { storedDelegate = newValue } }
+    }
+
+    /// The backend every host uses, wrapped in the retry policy.
+    let backend: any VPSBackend
+    private weak var storedDelegate: (any GraffityARCloudDelegate)?
+    /// The host most recently made; `reset()` routes here. Weak: the app owns its host,
+    /// as a view hierarchy owns a view controller.
+    private weak var currentHost: ARSessionHost?
+    private let states = Broadcast<State>()
+    private let events = Broadcast<ARCloudEvent>()
+
+    /// A session served by the embedded VPS (no `serverURL`) or the HTTP service.
+    public convenience init(configuration: Configuration) {
+        self.init(configuration: configuration, backend: Self.makeBackend(for: configuration))
+    }
+
+    /// A session served by `backend` (a custom transport, or a test double), still under
+    /// the configuration's retry policy and clock.
+    public init(configuration: Configuration, backend: any VPSBackend) {
+        self.configuration = configuration
+        let jitter = configuration.jitterSeed.map(JitterSource.seeded) ?? .system
+        switch configuration.clock {
+        case .realtime:
+            self.backend = RetryingBackend(base: backend, policy: configuration.retryPolicy,
+                                           clock: ContinuousClock(), jitter: jitter)
+        case .virtual:
+            self.backend = RetryingBackend(base: backend, policy: configuration.retryPolicy,
+                                           clock: VirtualClock(), jitter: jitter)
+        }
+    }
+
+    /// The backend a configuration selects, before retries are added.
+    public static func makeBackend(for configuration: Configuration) -> any VPSBackend {
+        guard let server = configuration.serverURL else {
+            return EmbeddedVPSBackend(mapId: configuration.mapId, mapURL: configuration.resolvedEmbeddedMapURL)
+        }
+        return PendingHTTPBackend(serverURL: server)
+    }
+
+    // MARK: Observation
+
+    /// A new, independent stream of snapshots: the current one at once, then every
+    /// distinct change. Each call has its own continuation, removed when the stream
+    /// terminates (cancel the task iterating it). `shutdown()` publishes a reset snapshot
+    /// but does not finish the stream; a stream made after shutdown yields that snapshot.
+    public func stateStream() -> AsyncStream<State> {
+        states.makeStream(startingWith: state)
+    }
+
+    /// A new, independent stream of discrete events from now on (no replay of past ones).
+    public func eventStream() -> AsyncStream<ARCloudEvent> {
+        events.makeStream(startingWith: nil)
+    }
+
+    /// Calls `handler` with the current snapshot now, then with every distinct change,
+    /// until the returned subscription is cancelled or released (the `statePublisher`
+    /// semantics of the Apple SDK). After `shutdown()` the handler gets the current
+    /// snapshot once and nothing more.
+    public func subscribe(_ handler: @escaping @MainActor @Sendable (State) -> Void) -> StateSubscription {
+        handler(state)
+        guard !isShutDown else { return .finished() }
+        let id = states.addHandler(handler)
+        let states = self.states
+        return StateSubscription { states.removeHandler(id) }
+    }
+
+    /// Stream and closure subscribers of the state currently registered (diagnostics).
+    public var stateObserverCount: Int { states.subscriberCount }
+
+    // MARK: Session
+
+    /// Makes the session host (the "view controller") that replays `session`, reading
+    /// frame images from `images`. The new host becomes the one `reset()` routes to;
+    /// a previous host stops (keep one active host per SDK).
+    /// - Throws: `ARCloudError.sessionShutDown`; `.invalidUsage` for invalid intrinsics.
+    public func makeViewController(session: RecordedSession, images: any FrameImageSource) throws -> ARSessionHost {
+        guard !isShutDown else { throw ARCloudError.sessionShutDown }
+        if let problem = session.camera.problem {
+            throw ARCloudError.invalidUsage("the recorded session's camera is invalid: \(problem)")
+        }
+        if let previous = currentHost, !previous.isRemoved {
+            previous.stop()
+            update { $0.isSceneReady = false; $0.vpsState = .notStarted; $0.navigation = nil }
+        }
+        let host = ARSessionHost(sdk: self, session: session, images: images, clock: configuration.clock)
+        currentHost = host
+        return host
+    }
+
+    /// Makes the session host for a recorded session stored in `directory`.
+    public func makeViewController(session: RecordedSession, directory: URL) throws -> ARSessionHost {
+        try makeViewController(session: session, images: DirectoryFrameImages(directory: directory))
+    }
+
+    /// Resets localization on the host most recently made: after its view has loaded, it
+    /// pauses the replay, drops the fix (back to `.localizing`, `lastError` cleared) and
+    /// resumes. Before the view loads, or with no host, it has no effect. It never
+    /// replaces the SDK or its configuration.
+    /// - Throws: `ARCloudError.sessionShutDown`.
+    public func reset() async throws {
+        guard !isShutDown else { throw ARCloudError.sessionShutDown }
+        guard let host = currentHost else { return }
+        await host.resetLocalization()
+    }
+
+    /// Ends the session for good: stops the host (cancelling any request in flight),
+    /// removes the delegate, publishes a reset snapshot (keeping `lastError`) to streams
+    /// and subscriptions, then stops publishing. Streams are not finished: cancel your
+    /// observation tasks. Idempotent; every later use of the instance throws
+    /// `ARCloudError.sessionShutDown` and changes nothing.
+    public func shutdown() async {
+        shutdownNow()
+    }
+
+    // MARK: Internal: publishing for the host
+
+    /// Applies `mutate` to the state and publishes the result if it differs.
+    func update(_ mutate: (inout State) -> Void) {
+        guard !isShutDown else { return }
+        var next = state
+        mutate(&next)
+        guard next != state else { return }
+        state = next
+        storedDelegate?.graffityARCloud(self, didChangeState: next)
+        states.send(next)
+    }
+
+    /// Delivers a discrete event to the delegate and the event streams.
+    func emit(_ event: ARCloudEvent) {
+        guard !isShutDown else { return }
+        if let delegate = storedDelegate {
+            switch event {
+            case .localization(let e): delegate.graffityARCloud(self, didUpdateLocalization: e)
+            case .tap(let e): delegate.graffityARCloud(self, didTap: e)
+            case .collection(let e): delegate.graffityARCloud(self, didCollect: e)
+            case .link(let e): delegate.graffityARCloud(self, didOpenLink: e)
+            case .navigation(let e): delegate.graffityARCloud(self, didUpdateNavigation: e)
+            }
+        }
+        events.send(event)
+    }
+
+    /// HTTP 401: report it, then shut down.
+    func rejectAccessToken() {
+        update { $0.lastError = .invalidAccessToken; $0.vpsState = .failed(.invalidAccessToken) }
+        shutdownNow()
+    }
+
+    /// The host's view was removed: nothing is hosted any more.
+    func hostDidUnload(_ host: ARSessionHost) {
+        guard host === currentHost else { return }
+        update { $0.isSceneReady = false; $0.vpsState = .notStarted; $0.navigation = nil }
+    }
+
+    private func shutdownNow() {
+        guard !isShutDown else { return }
+        isShutDown = true
+        currentHost?.stop()
+        currentHost = nil
+        storedDelegate = nil
+        let snapshot = State(lastError: state.lastError)
+        if snapshot != state {
+            state = snapshot
+            states.send(snapshot)
+        }
+        // State bridging ends here: closures are released, streams stay open.
+        states.removeAllHandlers()
+        events.removeAllHandlers()
+    }
+}
+
+/// Stands in for the HTTP backend until the VPSClient module's client is available to
+/// this module: every call fails terminally, saying so.
+private struct PendingHTTPBackend: VPSBackend {
+    let serverURL: URL
+
+    func localize(_ request: LocalizationRequest) async throws -> LocalizationResponse {
+        throw VPSBackendError.unavailable("the HTTP backend for \(serverURL) is not part of this build yet")
+    }
+
+    func scene(mapId: String) async throws -> SceneContent {
+        throw VPSBackendError.unavailable("the HTTP backend for \(serverURL) is not part of this build yet")
+    }
+}

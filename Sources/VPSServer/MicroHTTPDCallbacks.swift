@@ -71,12 +71,10 @@ let accessHandlerCallback: MHD_AccessHandlerCallback = { cls, connection, url, m
             handler.receive(state, UnsafeRawBufferPointer(start: uploadData, count: size))
         }
         uploadDataSize.pointee = 0
-        if let early = state.earlyResponse, !state.responseQueued {
-            // Over the limit mid-stream: answer now if the connection can take it; if it
-            // cannot, keep discarding, but not forever.
-            if queue(early, on: connection, state: state, closeConnection: true) { return .YES }
-            if state.bodyBytesSeen > 2 * state.bodyLimit + (1 << 20) { return .NO }
-        }
+        // Over the limit mid-stream (chunked): libmicrohttpd 0.9 cannot queue a response
+        // in the middle of a body, so the rest is discarded and the 413 goes out when the
+        // body ends; a body that goes on past twice the limit (+1 MiB) closes the connection.
+        if state.earlyResponse != nil, state.bodyBytesSeen > 2 * state.bodyLimit + (1 << 20) { return .NO }
         return .YES
     }
 

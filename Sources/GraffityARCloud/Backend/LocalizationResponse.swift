@@ -1,0 +1,26 @@
+import Geometry
+
+/// The answer to a `LocalizationRequest` that the service handled.
+public enum LocalizationResponse: Sendable, Hashable {
+    /// The frame was localized.
+    case localized(LocalizationFix)
+    /// The service looked and found no acceptable pose (too few matches, say).
+    case notLocalized(reason: String)
+}
+
+/// An accepted camera pose in a map.
+public struct LocalizationFix: Sendable, Hashable {
+    /// `T_map_camera` of the frame that was sent.
+    public var pose: Pose
+    /// The map section the camera is in.
+    public var sectionId: String
+    /// Inlier 2D–3D correspondences supporting the pose.
+    public var inliers: Int
+    /// RMS reprojection error of the inliers, in pixels.
+    public var reprojectionError: Double
+
+    public init(pose: Pose, sectionId: String, inliers: Int, reprojectionError: Double) {
+        self.pose = pose; self.sectionId = sectionId
+        self.inliers = inliers; self.reprojectionError = reprojectionError
+    }
+}

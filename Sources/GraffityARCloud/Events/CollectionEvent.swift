@@ -1,0 +1,10 @@
+/// A collectible was collected by tapping it; it leaves the scene for the session's rest.
+public struct CollectionEvent: Sendable, Hashable {
+    public var objectId: String
+    /// The object's payload (e.g. `title`, `points`).
+    public var payload: [String: String]
+
+    public init(objectId: String, payload: [String: String] = [:]) {
+        self.objectId = objectId; self.payload = payload
+    }
+}

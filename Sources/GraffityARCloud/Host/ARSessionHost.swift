@@ -1,0 +1,362 @@
+import Foundation
+import Geometry
+import VPS
+
+/// The headless stand-in for the SDK's AR view controller: it replays a recorded session's
+/// frames, asks the VPS to localize one every `Configuration.vpsRequestInterval`, and
+/// tracks the camera between fixes with the frames' device odometry.
+///
+/// Made by `GraffityARCloud.makeViewController(session:images:)`. Its life follows a view
+/// controller's: `loadView()` is the moment the view loads (the scene content is fetched,
+/// then `isSceneReady` turns true and localization starts), `removeFromParent()` the moment
+/// it is removed (replay and requests stop; the SDK itself stays usable).
+///
+/// With `ReplayClock.virtual` nothing moves until `advance(by:)` or `runToEnd()` is called,
+/// and each VPS answer is applied before the next frame: runs are deterministic. With
+/// `.realtime` the replay runs by itself after `loadView()` and requests overlap it.
+@MainActor
+public final class ARSessionHost {
+    /// The recording being replayed.
+    public let session: RecordedSession
+    /// How the replay is clocked.
+    public let clock: ReplayClock
+
+    /// True once `loadView()` has been called.
+    public private(set) var isViewLoaded = false
+    /// True after `removeFromParent()`, after the SDK shut down, or after a newer host
+    /// replaced this one. A removed host does nothing more.
+    public private(set) var isRemoved = false
+    /// Session time of the replay (the recorded frames' time base).
+    public private(set) var replayTime: Duration = .zero
+    /// Index into `session.frames` of the frame on screen, once one has been presented.
+    public private(set) var currentFrameIndex: Int?
+    /// `T_map_camera` of the current frame: the last VPS fix carried forward by odometry.
+    /// Nil while not localized.
+    public private(set) var cameraPose: Pose?
+    /// The map's scene content, once loaded.
+    public private(set) var scene: SceneContent?
+    /// VPS requests sent so far.
+    public private(set) var vpsRequestCount = 0
+
+    /// The frame on screen.
+    public var currentFrame: RecordedSession.Frame? { currentFrameIndex.map { frames[$0] } }
+    /// True when every frame has been presented.
+    public var isReplayFinished: Bool { nextFrameIndex >= frames.count }
+
+    let sdk: GraffityARCloud
+    private let images: any FrameImageSource
+    private let frames: [RecordedSession.Frame]
+    private var nextFrameIndex = 0
+    private var tracker = OdometryTracker()
+    private var lastRequestTime: Duration?
+    private var localization: PendingOperation<LocalizationResponse>?
+    private var sceneLoad: PendingOperation<SceneContent>?
+    private var replayTask: Task<Void, Never>?
+    private var isAdvancing = false
+    private var isPaused = false
+    private var resumeWaiters: [CheckedContinuation<Void, Never>] = []
+    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
+
+    init(sdk: GraffityARCloud, session: RecordedSession, images: any FrameImageSource, clock: ReplayClock) {
+        self.sdk = sdk
+        self.session = session
+        self.images = images
+        self.clock = clock
+        // Stable sort: a recording is expected in time order, but replay must not depend on it.
+        frames = session.frames.enumerated()
+            .sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
+            .map(\.element)
+    }
+
+    isolated deinit {
+        replayTask?.cancel()
+        localization?.abandon()
+        sceneLoad?.abandon()
+    }
+
+    // MARK: View lifecycle
+
+    /// The view loads: fetches the map's scene content (state `.initializing`, then
+    /// `isSceneReady` and `.localizing`), then starts the replay (`.realtime`) or lets
+    /// `advance(by:)` drive it (`.virtual`). Returns once the scene fetch has finished;
+    /// a fetch failure is reported in `state.lastError`, not thrown. Calling it again does
+    /// nothing.
+    /// - Throws: `ARCloudError.sessionShutDown`, `.hostRemoved`.
+    public func loadView() async throws {
+        try checkUsable()
+        guard !isViewLoaded else { return }
+        isViewLoaded = true
+        await loadScene()
+        startRealtimeReplay()
+    }
+
+    /// The view is removed from its parent: replay stops, any request in flight is
+    /// cancelled, and the session reports `.notStarted` without a scene. The SDK stays
+    /// usable (a new host may be made); `reset()` no longer affects this one. Idempotent.
+    public func removeFromParent() {
+        guard !isRemoved else { return }
+        stop()
+        sdk.hostDidUnload(self)
+    }
+
+    // MARK: Driving the replay
+
+    /// Virtual clock only: presents every frame up to `replayTime + duration`, waiting for
+    /// each VPS answer before the next frame, then sets `replayTime` to that time.
+    /// Returns early if the host is removed or the SDK shuts down meanwhile.
+    /// - Throws: `ARCloudError.sessionShutDown`, `.hostRemoved`, `.hostNotLoaded`,
+    ///   `.invalidUsage` (real-time host, or another `advance` still running).
+    public func advance(by duration: Duration) async throws {
+        try checkUsable()
+        guard isViewLoaded else { throw ARCloudError.hostNotLoaded }
+        guard clock == .virtual else {
+            throw ARCloudError.invalidUsage("advance(by:) drives a virtual-clock replay; this host replays in real time")
+        }
+        guard !isAdvancing else { throw ARCloudError.invalidUsage("advance(by:) is already running on this host") }
+        isAdvancing = true
+        defer { isAdvancing = false }
+
+        let target = (replayTime + max(.zero, duration)).roundedToMicroseconds
+        while isRunning, nextFrameIndex < frames.count, frameTime(nextFrameIndex) <= target {
+            while isPaused, isRunning { await withCheckedContinuation { resumeWaiters.append($0) } }
+            guard isRunning else { break }
+            present(frameAt: nextFrameIndex)
+            if let request = localization { await request.settled() }
+        }
+        if isRunning { replayTime = max(replayTime, target) }
+        if isReplayFinished { replayDidFinish() }
+    }
+
+    /// Replays to the last frame: on a virtual clock by advancing to it, in real time by
+    /// waiting for the replay to get there. Returns early if the host stops.
+    /// - Throws: as `advance(by:)`, except that a real-time host is fine.
+    public func runToEnd() async throws {
+        try checkUsable()
+        guard isViewLoaded else { throw ARCloudError.hostNotLoaded }
+        switch clock {
+        case .virtual:
+            let end = frames.last.map { frameTimeOf($0) } ?? .zero
+            try await advance(by: max(.zero, end - replayTime))
+        case .realtime:
+            guard !isReplayFinished else { return }
+            await withCheckedContinuation { finishWaiters.append($0) }
+        }
+    }
+
+    // MARK: Called by the SDK
+
+    /// `reset()`: after the view has loaded, pauses the replay, drops the fix and any
+    /// request in flight, returns VPS to `.localizing` (re-fetching the scene if that had
+    /// failed), and resumes. Before the view loads it does nothing.
+    func resetLocalization() async {
+        guard isViewLoaded, isRunning else { return }
+        pauseReplay()
+        localization?.abandon()
+        localization = nil
+        tracker.reset()
+        cameraPose = nil
+        lastRequestTime = nil
+        let sceneReady = scene != nil
+        sdk.update { state in
+            state.lastError = nil
+            if sceneReady { state.vpsState = .localizing }
+        }
+        sdk.emit(.localization(.reset))
+        if !sceneReady, sceneLoad == nil { await loadScene() }
+        guard isRunning else { return }
+        resumeReplay()
+    }
+
+    /// Ends all work for good: replay, requests, waiters. Used on removal, on shutdown and
+    /// when a newer host replaces this one.
+    func stop() {
+        guard !isRemoved else { return }
+        isRemoved = true
+        replayTask?.cancel()
+        replayTask = nil
+        localization?.abandon()
+        localization = nil
+        sceneLoad?.abandon()
+        sceneLoad = nil
+        releaseWaiters()
+    }
+
+    // MARK: Frames and VPS
+
+    private var isRunning: Bool { isViewLoaded && !isRemoved && !sdk.isShutDown }
+
+    private func checkUsable() throws {
+        if sdk.isShutDown { throw ARCloudError.sessionShutDown }
+        if isRemoved { throw ARCloudError.hostRemoved }
+    }
+
+    /// A frame's time, to the microsecond: recorded seconds are binary floating point, and
+    /// `advance(by: .seconds(0.1))` ten times must reach the frame stamped 1.0.
+    private func frameTimeOf(_ frame: RecordedSession.Frame) -> Duration {
+        .microseconds(Int64((frame.timestamp * 1e6).rounded()))
+    }
+    private func frameTime(_ index: Int) -> Duration { frameTimeOf(frames[index]) }
+
+    private func present(frameAt index: Int) {
+        let frame = frames[index]
+        nextFrameIndex = index + 1
+        currentFrameIndex = index
+        replayTime = max(replayTime, frameTime(index))
+        cameraPose = tracker.pose(odometry: frame.odometry)
+        // Navigation progress and scripted actions (issue 8) hook in here, on this clock.
+        if vpsRequestIsDue { startLocalization(frameAt: index) }
+    }
+
+    private var vpsRequestIsDue: Bool {
+        guard localization == nil, scene != nil else { return false }
+        switch sdk.state.vpsState {
+        case .localizing, .localized: break
+        case .notStarted, .initializing, .failed: return false
+        }
+        guard let last = lastRequestTime else { return true }
+        return replayTime - last >= sdk.configuration.vpsRequestInterval
+    }
+
+    private func startLocalization(frameAt index: Int) {
+        lastRequestTime = replayTime
+        vpsRequestCount += 1
+        let frame = frames[index]
+        let images = self.images
+        let backend = sdk.backend
+        let mapId = sdk.configuration.mapId
+        let camera = session.camera
+        let prior = cameraPose
+        localization = PendingOperation({
+            let image = try images.image(for: frame)
+            return try await backend.localize(LocalizationRequest(
+                mapId: mapId, image: image, intrinsics: camera, prior: prior, frameId: frame.id))
+        }, completion: { [weak self] outcome in
+            self?.localizationDidFinish(outcome, frameIndex: index)
+        })
+    }
+
+    private func localizationDidFinish(_ outcome: Result<LocalizationResponse, any Error>, frameIndex: Int) {
+        localization = nil
+        guard isRunning else { return }
+        let frame = frames[frameIndex]
+        switch outcome {
+        case .success(.localized(let fix)):
+            tracker.setFix(fix.pose, odometry: frame.odometry)
+            cameraPose = tracker.pose(odometry: currentFrame?.odometry)
+            sdk.update { $0.vpsState = .localized(sectionId: fix.sectionId) }
+            sdk.emit(.localization(.localized(frameId: frame.id, sectionId: fix.sectionId,
+                                              pose: fix.pose, inliers: fix.inliers)))
+        case .success(.notLocalized(let reason)):
+            sdk.emit(.localization(.notLocalized(frameId: frame.id, reason: reason)))
+        case .failure(let error):
+            backendDidFail(error)
+        }
+    }
+
+    private func loadScene() async {
+        sdk.update { $0.isSceneReady = false; $0.vpsState = .initializing }
+        let backend = sdk.backend
+        let mapId = sdk.configuration.mapId
+        let load = PendingOperation({ try await backend.scene(mapId: mapId) },
+                                    completion: { [weak self] outcome in self?.sceneLoadDidFinish(outcome) })
+        sceneLoad = load
+        await load.settled()
+    }
+
+    private func sceneLoadDidFinish(_ outcome: Result<SceneContent, any Error>) {
+        sceneLoad = nil
+        guard isRunning else { return }
+        switch outcome {
+        case .success(let content):
+            scene = content
+            sdk.update { $0.isSceneReady = true; $0.vpsState = .localizing }
+        case .failure(let error):
+            backendDidFail(error)
+        }
+    }
+
+    /// Surfaces a failure that the retry policy did not absorb. A rejected token ends the
+    /// session; an unreadable frame is reported and the next request tries again; anything
+    /// else stops VPS in `.failed` until `reset()`.
+    private func backendDidFail(_ error: any Error) {
+        if error is CancellationError { return }
+        let failure: ARCloudError
+        switch error {
+        case let e as ARCloudError: failure = e
+        case let e as VPSBackendError: failure = ARCloudError(backendError: e)
+        default: failure = .backendUnavailable(String(describing: error))
+        }
+        switch failure {
+        case .invalidAccessToken:
+            sdk.emit(.localization(.failed(failure)))
+            sdk.rejectAccessToken()
+        case .frameUnavailable:
+            sdk.update { $0.lastError = failure }
+            sdk.emit(.localization(.failed(failure)))
+        default:
+            sdk.update { $0.lastError = failure; $0.vpsState = .failed(failure) }
+            sdk.emit(.localization(.failed(failure)))
+        }
+    }
+
+    // MARK: Replay control
+
+    private func startRealtimeReplay() {
+        guard clock == .realtime, replayTask == nil, isRunning, !isPaused else { return }
+        guard !isReplayFinished else { replayDidFinish(); return }
+        let origin = ContinuousClock.now.advanced(by: .zero - replayTime)
+        replayTask = Task { [weak self] in
+            let clock = ContinuousClock()
+            while true {
+                guard let deadline = self?.nextFrameDeadline(origin: origin) else { return }
+                do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+                guard let self, !Task.isCancelled, self.isRunning, !self.isPaused else { return }
+                self.present(frameAt: self.nextFrameIndex)
+            }
+        }
+    }
+
+    /// When the next frame is due in real time; nil (and the replay finished) when none is.
+    private func nextFrameDeadline(origin: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        guard isRunning, !isPaused else { return nil }
+        guard !isReplayFinished else { replayDidFinish(); return nil }
+        return origin.advanced(by: frameTime(nextFrameIndex))
+    }
+
+    private func pauseReplay() {
+        isPaused = true
+        replayTask?.cancel()
+        replayTask = nil
+    }
+
+    private func resumeReplay() {
+        isPaused = false
+        let waiters = resumeWaiters
+        resumeWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+        startRealtimeReplay()
+    }
+
+    private func replayDidFinish() {
+        replayTask = nil
+        let waiters = finishWaiters
+        finishWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func releaseWaiters() {
+        let waiters = resumeWaiters + finishWaiters
+        resumeWaiters.removeAll()
+        finishWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+extension Duration {
+    /// The duration rounded to the nearest microsecond.
+    var roundedToMicroseconds: Duration {
+        let (seconds, attoseconds) = components
+        let micro = (Double(attoseconds) / 1e12).rounded()
+        return .seconds(seconds) + .microseconds(Int64(micro))
+    }
+}

@@ -1,1 +1,0 @@
-// Tests for GraffityARCloud: see the other files here.

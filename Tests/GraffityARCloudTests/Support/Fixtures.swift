@@ -1,0 +1,93 @@
+import Foundation
+import Geometry
+import GraffityARCloud
+import VPS
+
+/// Frame images for tests: a JPEG signature only. The scripted backend never decodes it.
+struct StubImages: FrameImageSource {
+    func image(for frame: RecordedSession.Frame) throws -> EncodedImage {
+        EncodedImage(format: .jpeg, data: Data([0xFF, 0xD8, 0xFF, 0xE0]))
+    }
+}
+
+enum Fixtures {
+    static let camera = CameraIntrinsics(width: 640, height: 480, fx: 500, fy: 500, cx: 320, cy: 240)
+
+    /// Where the device's tracking frame sits in the map (`T_map_local`): odometry poses
+    /// are the ground truth seen from there, as ARKit would report them.
+    static let mapFromLocal = Pose(rotation: Quaternion(axis: SIMD3(0, 1, 0), angle: 0.7),
+                                   translation: SIMD3(2, 0, -3))
+
+    /// Ground truth of frame `i`: walking along +x while slowly turning.
+    static func groundTruth(_ i: Int) -> Pose {
+        Pose(rotation: Quaternion(axis: SIMD3(0, 1, 0), angle: 0.01 * Double(i)),
+             translation: SIMD3(0.1 * Double(i), 1.5, 0))
+    }
+
+    /// `count` frames at 10 Hz (`f0` at t = 0), with ground truth and odometry.
+    static func session(frames count: Int = 30) -> RecordedSession {
+        let frames = (0..<count).map { i in
+            RecordedSession.Frame(id: "f\(i)", timestamp: Double(i) / 10, image: "frames/\(i).jpg",
+                                  pose: groundTruth(i), odometry: mapFromLocal.inverse * groundTruth(i))
+        }
+        return RecordedSession(name: "test", camera: camera, frames: frames)
+    }
+
+    static func fix(_ frame: Int, section: String = "hall") -> LocalizationResponse {
+        .localized(LocalizationFix(pose: groundTruth(frame), sectionId: section, inliers: 120, reprojectionError: 0.8))
+    }
+
+    static func configuration(interval: Duration = .seconds(1), retry: RetryPolicy = .never,
+                              clock: ReplayClock = .virtual) -> GraffityARCloud.Configuration {
+        .init(mapId: "gallery", vpsRequestInterval: interval, retryPolicy: retry, clock: clock, jitterSeed: 7)
+    }
+
+    /// An SDK with a scripted backend and a host for `session()`, not yet loaded.
+    @MainActor
+    static func make(_ backend: ScriptedBackend, interval: Duration = .seconds(1), retry: RetryPolicy = .never,
+                     clock: ReplayClock = .virtual, frames: Int = 30) throws -> (GraffityARCloud, ARSessionHost) {
+        let sdk = GraffityARCloud(configuration: configuration(interval: interval, retry: retry, clock: clock),
+                                  backend: backend)
+        let host = try sdk.makeViewController(session: session(frames: frames), images: StubImages())
+        return (sdk, host)
+    }
+}
+
+/// Records delegate callbacks in order.
+@MainActor
+final class RecordingDelegate: GraffityARCloudDelegate {
+    var states: [GraffityARCloud.State] = []
+    var localizationEvents: [LocalizationEvent] = []
+
+    func graffityARCloud(_ sdk: GraffityARCloud, didChangeState state: GraffityARCloud.State) {
+        states.append(state)
+    }
+
+    func graffityARCloud(_ sdk: GraffityARCloud, didUpdateLocalization event: LocalizationEvent) {
+        localizationEvents.append(event)
+    }
+}
+
+extension GraffityARCloud.State {
+    static func vps(_ vps: VPSState, ready: Bool = true, error: ARCloudError? = nil) -> Self {
+        .init(isSceneReady: ready, vpsState: vps, navigation: nil, lastError: error)
+    }
+}
+
+/// Drains what a stream has buffered so far, given how many values are expected.
+func take<T>(_ n: Int, from iterator: inout AsyncStream<T>.Iterator) async -> [T] {
+    var values: [T] = []
+    for _ in 0..<n {
+        guard let v = await iterator.next() else { break }
+        values.append(v)
+    }
+    return values
+}
+
+/// Lets work already queued for the main actor run before the test looks again: used only
+/// where a test checks that something does NOT happen (a late, discarded answer), so a
+/// slow scheduler can make the check weaker but never make it fail wrongly.
+@MainActor
+func settleMainActor() async {
+    for _ in 0..<3 { await Task.detached {}.value }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import VPS
+import VPSClient
+import VPSServer
+
+/// Load, stalled clients, graceful stop, metrics and transport failures, against a real
+/// server on a loopback port.
+@Suite struct RobustnessTests {
+    @Test func sixteenConcurrentClientsTimesTwentyFiveRequestsWithoutErrors() async throws {
+        let f = try ServerFixture()
+        let image = ServerFixture.pngHeader(width: 64, height: 48)
+        let failures = try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0..<16 {
+                let client = try f.client(f.allMaps)
+                group.addTask {
+                    var failed = 0
+                    for j in 0..<25 {
+                        do {
+                            let r = try await client.localize(image: image, request: ServerFixture.request(mapId: (i + j) % 2 == 0 ? "gallery" : "lobby"))
+                            if r.status != .localized { failed += 1 }
+                        } catch {
+                            failed += 1
+                        }
+                    }
+                    return failed
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(failures == 0)
+        #expect(f.engine.calls.load(ordering: .relaxed) == 400)
+        #expect(try await f.client(nil).health().status == "ok")
+        let metrics = try await f.client(nil).metricsText()
+        #expect(metrics.contains(#"arcloud_http_requests_total{route="/v1/localize",method="POST",status="200"} 400"#))
+        #expect(metrics.contains(#"arcloud_localizations_total{outcome="localized"} 400"#))
+        #expect(metrics.contains(#"arcloud_http_request_duration_seconds_count{route="/v1/localize"} 400"#))
+    }
+
+    @Test func stalledClientsTimeOutWhileOthersAreServed() async throws {
+        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, threads: 2, connectionTimeoutSeconds: 1))
+        // One client stalls inside its headers, another inside its body.
+        let inHeaders = try RawConnection(port: f.server.port)
+        inHeaders.send("POST /v1/localize HTTP/1.1\r\nHost: t\r\nAuthoriz")
+        let inBody = try RawConnection(port: f.server.port)
+        inBody.send(localizePost(token: f.allMaps, contentType: "multipart/form-data; boundary=b", body: [1, 2, 3], contentLength: 1000))
+        let started = Date()
+        let client = try f.client(nil)
+        for _ in 0..<20 { #expect(try await client.health().status == "ok") }
+        let a = inHeaders.readResponse(timeout: 10)
+        let b = inBody.readResponse(timeout: 10)
+        #expect(a.closed && b.closed)
+        #expect(Date().timeIntervalSince(started) < 8)
+        #expect(try await client.health().status == "ok")
+        f.server.stop()
+        let outcomes = f.log.lines.withLock { $0 }.compactMap { try? JSONDecoder().decode(AccessLogEntry.self, from: Data($0.utf8)) }
+        // The stalled body had begun a request: it is logged as a timeout without status.
+        #expect(outcomes.contains { $0.route == "/v1/localize" && $0.status == 0 && $0.outcome == "timeout" })
+    }
+
+    @Test func gracefulStopFinishesInFlightRequestsAndRefusesNewOnes() async throws {
+        let gate = DispatchSemaphore(value: 0)
+        let f = try ServerFixture(engine: TestOnlyEngine(gate: gate))
+        let client = try f.client(f.allMaps)
+        let image = ServerFixture.pngHeader(width: 64, height: 48)
+        let inFlight = Task { try await client.localize(image: image, request: ServerFixture.request()) }
+        // Wait until the request is inside the engine.
+        #expect(await waitOnSemaphore(f.engine.entered, seconds: 10))
+        let server = f.server
+        let stopped = Task.detached { server.stop(gracePeriod: .seconds(20)) }
+        // The listening socket closes first: new connections are refused.
+        let refusedAt = Date().addingTimeInterval(10)
+        var refused = false
+        while Date() < refusedAt, !refused {
+            do { _ = try RawConnection(port: f.server.port) } catch { refused = true }
+            await Task.yield()
+        }
+        #expect(refused)
+        #expect(f.server.requestsInFlight == 1)
+        gate.signal()
+        let answer = try await inFlight.value
+        #expect(answer.status == .localized)
+        await stopped.value
+        #expect(f.server.requestsInFlight == 0)
+    }
+
+    @Test func clientReportsConnectionRefusedAsTransient() async throws {
+        let f = try ServerFixture()
+        let port = f.server.port
+        f.server.stop()
+        let client = try VPSClient(baseURL: "http://127.0.0.1:\(port)", token: nil)
+        do {
+            _ = try await client.health()
+            Issue.record("expected a transport failure")
+        } catch {
+            guard case .transport(let t) = error else { Issue.record("got \(error)"); return }
+            #expect(t.kind == .connectionRefused)
+            #expect(error.isTransient)
+            #expect(error.httpStatus == nil)
+        }
+    }
+
+    @Test func clientReportsTimeoutAsTransient() async throws {
+        let gate = DispatchSemaphore(value: 0)
+        let f = try ServerFixture(engine: TestOnlyEngine(gate: gate))
+        defer { gate.signal() }
+        let client = try VPSClient(baseURL: f.server.baseURL, token: f.allMaps,
+                                   options: .init(requestTimeout: .milliseconds(300)))
+        do {
+            _ = try await client.localize(image: ServerFixture.pngHeader(width: 64, height: 48), request: ServerFixture.request())
+            Issue.record("expected a timeout")
+        } catch {
+            guard case .transport(let t) = error else { Issue.record("got \(error)"); return }
+            #expect(t.kind == .timedOut)
+            #expect(error.isTransient)
+        }
+    }
+
+    @Test func serverRefusesABadHostAndABusyPort() throws {
+        let bad = VPSServer(engine: TestOnlyEngine(), tokens: try TokenStore(path: ":memory:"),
+                            configuration: .init(host: "not-an-address"))
+        #expect(throws: VPSServerError.self) { try bad.start() }
+        let f = try ServerFixture()
+        let clash = VPSServer(engine: TestOnlyEngine(), tokens: f.store, configuration: .init(port: f.server.port))
+        #expect(throws: VPSServerError.self) { try clash.start() }
+    }
+}
+
+/// Waits for a semaphore on a Dispatch thread so the Swift concurrency pool is not blocked.
+func waitOnSemaphore(_ s: DispatchSemaphore, seconds: Double) async -> Bool {
+    await withCheckedContinuation { cont in
+        DispatchQueue.global().async { cont.resume(returning: s.wait(timeout: .now() + seconds) == .success) }
+    }
+}
