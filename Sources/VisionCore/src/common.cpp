@@ -1,4 +1,14 @@
 #include "vc_common.h"
+#include "internal.hpp"
 #include <opencv2/core.hpp>
 
+namespace vc {
+namespace {
+thread_local std::string last_error;
+}
+void set_last_error(const char *message) { last_error = message ? message : ""; }
+void clear_last_error() { last_error.clear(); }
+}  // namespace vc
+
 extern "C" const char *vc_opencv_version(void) { return CV_VERSION; }
+extern "C" const char *vc_last_error_message(void) { return vc::last_error.c_str(); }

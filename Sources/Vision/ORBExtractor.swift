@@ -1,0 +1,109 @@
+import Synchronization
+import VisionCore
+
+/// Parameters of ORB extraction.
+public struct ORBOptions: Sendable, Hashable {
+    /// Features wanted over all pyramid levels.
+    public var featureCount: Int = 1000
+    /// Scale between pyramid levels.
+    public var scaleFactor: Float = 1.2
+    /// Number of pyramid levels.
+    public var levels: Int = 8
+    /// FAST threshold tried first in every grid cell.
+    public var initialFASTThreshold: Int = 20
+    /// FAST threshold used in cells where the initial one finds nothing.
+    public var minimumFASTThreshold: Int = 7
+    /// Grid cell size in level pixels for the threshold fallback.
+    public var cellSize: Int = 30
+
+    public init(featureCount: Int = 1000, scaleFactor: Float = 1.2, levels: Int = 8,
+                initialFASTThreshold: Int = 20, minimumFASTThreshold: Int = 7, cellSize: Int = 30) {
+        self.featureCount = featureCount; self.scaleFactor = scaleFactor; self.levels = levels
+        self.initialFASTThreshold = initialFASTThreshold
+        self.minimumFASTThreshold = minimumFASTThreshold; self.cellSize = cellSize
+    }
+}
+
+/// ORB feature extractor: FAST corners on a scale pyramid, spread evenly over each level
+/// (an ORB-SLAM-style quadtree with a lower FAST threshold in empty cells), oriented by
+/// intensity centroid, described by 256-bit steered BRIEF.
+///
+/// The extractor owns a C++ object (created in `init`, destroyed in `deinit`) that keeps its
+/// pyramid and scratch buffers between frames, so steady-state extraction does not allocate
+/// inside the core. Output is deterministic for a given image and options.
+///
+/// Sendable: the C++ object sits behind a `Mutex`, so one extractor may be shared between
+/// tasks, but calls on it run one at a time. For parallel extraction give each task its own.
+public final class ORBExtractor: Sendable {
+    /// The options it was made with.
+    public let options: ORBOptions
+
+    private struct State: ~Copyable {
+        let handle: OpaquePointer
+        var keypoints: [vc_keypoint]
+    }
+    private let state: Mutex<State>
+
+    /// Throws `.invalidArgument` for options out of range (feature count 1...100000, scale
+    /// factor in (1, 4), levels 1...32, thresholds 1 ≤ minimum ≤ initial ≤ 255, cell 8...512).
+    public init(options: ORBOptions = ORBOptions()) throws(VisionError) {
+        var p = vc_orb_params()
+        p.n_features = Int32(clamping: options.featureCount)
+        p.scale_factor = options.scaleFactor
+        p.n_levels = Int32(clamping: options.levels)
+        p.ini_fast_threshold = Int32(clamping: options.initialFASTThreshold)
+        p.min_fast_threshold = Int32(clamping: options.minimumFASTThreshold)
+        p.cell_size = Int32(clamping: options.cellSize)
+        var handle: OpaquePointer?
+        try VisionError.check(vc_orb_create(&p, &handle))
+        guard let handle else { throw VisionError(.internalError, "vc_orb_create returned no extractor") }
+        self.options = options
+        self.state = Mutex(State(handle: handle, keypoints: []))
+    }
+
+    deinit {
+        state.withLock { vc_orb_destroy($0.handle) }
+    }
+
+    /// Extracts up to `options.featureCount` features from `image`.
+    public func extract(_ image: GrayImage) throws(VisionError) -> FeatureSet {
+        var out = FeatureSet()
+        try extract(image, into: &out)
+        return out
+    }
+
+    /// Extracts into `features`, reusing its arrays' capacity (no allocation once warmed up).
+    public func extract(_ image: GrayImage, into features: inout FeatureSet) throws(VisionError) {
+        let capacity = options.featureCount
+        let result: Result<Int, VisionError> = state.withLock { st in
+            if st.keypoints.count < capacity {
+                st.keypoints = [vc_keypoint](repeating: vc_keypoint(), count: capacity)
+            }
+            features.descriptors.removeAll(keepingCapacity: true)
+            var count: Int32 = 0
+            var status = VC_OK
+            let handle = st.handle
+            image.pixels.withUnsafeBufferPointer { px in
+                st.keypoints.withUnsafeMutableBufferPointer { kp in
+                    features.descriptors.append(contentsOf: repeatElement(0, count: capacity * FeatureSet.descriptorBytes))
+                    features.descriptors.withUnsafeMutableBufferPointer { desc in
+                        status = vc_orb_extract(handle, px.baseAddress, Int32(image.width), Int32(image.height),
+                                                Int32(image.width), kp.baseAddress, desc.baseAddress,
+                                                Int32(capacity), &count)
+                    }
+                }
+            }
+            if status != VC_OK { return .failure(VisionError.from(status)) }
+            let n = Int(count)
+            features.descriptors.removeLast(features.descriptors.count - n * FeatureSet.descriptorBytes)
+            features.keypoints.removeAll(keepingCapacity: true)
+            features.keypoints.reserveCapacity(n)
+            for k in st.keypoints.prefix(n) {
+                features.keypoints.append(Keypoint(x: k.x, y: k.y, size: k.size, angle: k.angle,
+                                                   response: k.response, octave: Int(k.octave)))
+            }
+            return .success(n)
+        }
+        _ = try result.get()
+    }
+}

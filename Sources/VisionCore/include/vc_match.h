@@ -1,0 +1,46 @@
+#ifndef VC_MATCH_H
+#define VC_MATCH_H
+/* Hamming matching of 256-bit descriptors (32 bytes each, contiguous, caller-owned) with
+ * hardware popcount: brute force, and guided by per-query candidate lists. */
+#include <stdint.h>
+#include "vc_common.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct vc_match {
+    int32_t query;           /* index into the query descriptors */
+    int32_t train;           /* index into the train descriptors */
+    int32_t distance;        /* Hamming distance of the best train candidate (0..256) */
+    int32_t second_distance; /* of the second best candidate; 257 when there is none */
+} vc_match;
+
+typedef struct vc_match_options {
+    float ratio;          /* keep when distance < ratio * second_distance; <= 0 disables */
+    int32_t max_distance; /* keep when distance <= max_distance; >= 256 disables */
+    int32_t mutual;       /* nonzero: keep only pairs that are each other's best (one-to-one) */
+} vc_match_options;
+
+/* Hamming distance of two 32-byte descriptors. */
+int32_t vc_hamming_distance(const uint8_t *a, const uint8_t *b);
+
+/* Brute force: for each of n_query descriptors the nearest of n_train. Writes at most
+ * n_query matches to out (caller-owned, capacity n_query), ordered by query index, and
+ * their number to *count. */
+vc_status vc_match_bruteforce(const uint8_t *query, int32_t n_query, const uint8_t *train,
+                              int32_t n_train, const vc_match_options *options, vc_match *out,
+                              int32_t *count);
+
+/* Guided: query i is compared only with the train indices
+ * candidates[offsets[i] .. offsets[i+1]) (CSR layout; offsets has n_query+1 entries,
+ * offsets[0] == 0; indices outside 0..n_train-1 are an error). The second distance is the
+ * second best among the candidates. With `mutual`, a train descriptor claimed by several
+ * queries goes to the closest one only. Output as vc_match_bruteforce. */
+vc_status vc_match_guided(const uint8_t *query, int32_t n_query, const uint8_t *train,
+                          int32_t n_train, const int32_t *offsets, const int32_t *candidates,
+                          const vc_match_options *options, vc_match *out, int32_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,77 @@
+#ifndef VC_POSE_H
+#define VC_POSE_H
+/* Absolute camera pose from 2D–3D correspondences: Lambda Twist P3P inside LO-RANSAC
+ * (adaptive iteration count, MSAC scoring, LM local optimisation), then Levenberg–Marquardt
+ * on SE(3) with a robust loss. All Eigen. Pixels are undistorted (see
+ * vc_undistort_points); world points are in map units. */
+#include <stdint.h>
+#include "vc_common.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum vc_loss {
+    VC_LOSS_TRIVIAL = 0, /* plain least squares */
+    VC_LOSS_HUBER = 1,
+    VC_LOSS_CAUCHY = 2
+} vc_loss;
+
+typedef struct vc_ransac_options {
+    double threshold_px;    /* inlier threshold on reprojection error, pixels (e.g. 4) */
+    double confidence;      /* stop once this sure to have drawn an all-inlier sample (0.999) */
+    int32_t max_iterations; /* hard cap on samples (e.g. 10000) */
+    int32_t min_iterations; /* draw at least this many (0) */
+    uint64_t seed;          /* random sampling seed: same inputs + seed → same result */
+    int32_t local_optimization; /* nonzero: LM on the inliers of every new best model */
+    int32_t final_refinement;   /* nonzero: robust LM on the final inliers */
+    int32_t loss;           /* vc_loss for the final refinement */
+    double loss_scale_px;   /* scale of that loss in pixels (e.g. threshold / 2) */
+} vc_ransac_options;
+
+/* Threshold 4 px, confidence 0.999, 10000 iterations, LO on, Cauchy refinement at 2 px. */
+vc_ransac_options vc_ransac_default_options(void);
+
+typedef struct vc_pose_result {
+    double R_cw[9];      /* world → camera rotation, row-major */
+    double t_cw[3];      /* X_cam = R_cw X_world + t_cw */
+    double R_wc[9];      /* camera → world (T_map_camera) rotation, row-major */
+    double t_wc[3];      /* camera centre in the world */
+    int32_t num_inliers;
+    int32_t iterations;  /* RANSAC samples drawn */
+    int32_t refinements; /* local optimisations run */
+    double rms_px;       /* RMS reprojection error over the final inliers */
+} vc_pose_result;
+
+/* Robust absolute pose. points2d: n undistorted pixels (x,y interleaved), points3d: n world
+ * points (x,y,z interleaved), both caller-owned and read only. inlier_mask: NULL or n bytes
+ * (caller-owned) set to 1 for final inliers. Errors: VC_ERR_EMPTY_INPUT for n == 0;
+ * VC_ERR_NO_SOLUTION when n < 4 or no pose has at least 4 inliers (a P3P pose always fits
+ * its own 3 sample points, so 3 inliers are no evidence); VC_ERR_INVALID_ARGUMENT for bad
+ * options. */
+vc_status vc_pose_estimate(const vc_pinhole *camera, const double *points2d,
+                           const double *points3d, int32_t n, const vc_ransac_options *options,
+                           vc_pose_result *result, uint8_t *inlier_mask);
+
+/* The minimal solver alone. bearings: 3 camera rays (9 doubles, any length > 0); points3d:
+ * 3 world points. Writes up to 4 solutions to R_cw (4×9) and t_cw (4×3), caller-owned, and
+ * their number to *count (0 for degenerate input: still VC_OK). */
+vc_status vc_pose_p3p(const double *bearings, const double *points3d, double *R_cw,
+                      double *t_cw, int32_t *count);
+
+typedef struct vc_refine_options {
+    int32_t max_iterations; /* e.g. 30 */
+    int32_t loss;           /* vc_loss */
+    double loss_scale_px;   /* e.g. 2 */
+} vc_refine_options;
+
+/* Levenberg–Marquardt refinement of (R_cw, t_cw), updated in place (caller-owned), on all
+ * n correspondences. *rms_px (may be NULL) receives the final RMS reprojection error,
+ * *iterations (may be NULL) the LM iterations run. */
+vc_status vc_pose_refine(const vc_pinhole *camera, const double *points2d,
+                         const double *points3d, int32_t n, const vc_refine_options *options,
+                         double *R_cw, double *t_cw, double *rms_px, int32_t *iterations);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,128 @@
+// Hamming matching with hardware popcount (compiled with -mpopcnt).
+#include "vc_match.h"
+#include "internal.hpp"
+#include <cstring>
+#include <vector>
+
+namespace {
+
+inline int hamming(const uint8_t *a, const uint8_t *b) {
+    uint64_t x[4], y[4];
+    std::memcpy(x, a, 32);
+    std::memcpy(y, b, 32);
+    return __builtin_popcountll(x[0] ^ y[0]) + __builtin_popcountll(x[1] ^ y[1]) +
+           __builtin_popcountll(x[2] ^ y[2]) + __builtin_popcountll(x[3] ^ y[3]);
+}
+
+constexpr int kNone = 257;
+
+struct Best {
+    int train = -1, d1 = kNone, d2 = kNone;
+    inline void offer(int t, int d) {
+        if (d < d1) { d2 = d1; d1 = d; train = t; }
+        else if (d < d2) d2 = d;
+    }
+};
+
+bool passes(const Best &b, const vc_match_options &o) {
+    if (b.train < 0) return false;
+    if (o.max_distance < 256 && b.d1 > o.max_distance) return false;
+    if (o.ratio > 0 && b.d2 != kNone && !(float(b.d1) < o.ratio * float(b.d2))) return false;
+    return true;
+}
+
+// Scratch reused across calls on a thread: no allocation per call once warmed up.
+thread_local std::vector<int> col_dist, col_query;
+
+}  // namespace
+
+extern "C" int32_t vc_hamming_distance(const uint8_t *a, const uint8_t *b) { return hamming(a, b); }
+
+extern "C" vc_status vc_match_bruteforce(const uint8_t *query, int32_t nq, const uint8_t *train,
+                                         int32_t nt, const vc_match_options *options,
+                                         vc_match *out, int32_t *count) {
+    return vc::guarded([&]() -> vc_status {
+        if (count) *count = 0;
+        if (!options || !count || nq < 0 || nt < 0 || (nq > 0 && (!query || !out)) ||
+            (nt > 0 && !train))
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument or negative count");
+        const vc_match_options o = *options;
+        const bool mutual = o.mutual != 0;
+        if (mutual) {
+            col_dist.assign(size_t(nt), kNone);
+            col_query.assign(size_t(nt), -1);
+        }
+        int n = 0;
+        for (int i = 0; i < nq; ++i) {
+            const uint8_t *q = query + size_t(i) * 32;
+            Best b;
+            for (int j = 0; j < nt; ++j) {
+                const int d = hamming(q, train + size_t(j) * 32);
+                b.offer(j, d);
+                if (mutual && d < col_dist[size_t(j)]) {
+                    col_dist[size_t(j)] = d;
+                    col_query[size_t(j)] = i;
+                }
+            }
+            if (!passes(b, o)) continue;
+            out[n++] = vc_match{i, b.train, b.d1, b.d2};
+        }
+        if (mutual) {
+            int k = 0;
+            for (int m = 0; m < n; ++m)
+                if (col_query[size_t(out[m].train)] == out[m].query) out[k++] = out[m];
+            n = k;
+        }
+        *count = n;
+        return VC_OK;
+    });
+}
+
+extern "C" vc_status vc_match_guided(const uint8_t *query, int32_t nq, const uint8_t *train,
+                                     int32_t nt, const int32_t *offsets,
+                                     const int32_t *candidates, const vc_match_options *options,
+                                     vc_match *out, int32_t *count) {
+    return vc::guarded([&]() -> vc_status {
+        if (count) *count = 0;
+        if (!options || !count || nq < 0 || nt < 0 || (nq > 0 && (!query || !out || !offsets)))
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument or negative count");
+        if (nq > 0 && offsets[0] != 0) return vc::fail(VC_ERR_INVALID_ARGUMENT, "offsets[0] must be 0");
+        for (int i = 0; i < nq; ++i)
+            if (offsets[i + 1] < offsets[i])
+                return vc::fail(VC_ERR_INVALID_ARGUMENT, "offsets must not decrease");
+        if (nq > 0 && offsets[nq] > 0 && !candidates)
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, "candidates is NULL");
+        const vc_match_options o = *options;
+        int n = 0;
+        for (int i = 0; i < nq; ++i) {
+            const uint8_t *q = query + size_t(i) * 32;
+            Best b;
+            for (int k = offsets[i]; k < offsets[i + 1]; ++k) {
+                const int j = candidates[k];
+                if (j < 0 || j >= nt)
+                    return vc::fail(VC_ERR_INVALID_ARGUMENT, "candidate index out of range");
+                b.offer(j, hamming(q, train + size_t(j) * 32));
+            }
+            if (!passes(b, o)) continue;
+            out[n++] = vc_match{i, b.train, b.d1, b.d2};
+        }
+        if (o.mutual) {
+            // One-to-one: a train descriptor goes to its closest query (ties: lower index).
+            col_dist.assign(size_t(nt), kNone);
+            col_query.assign(size_t(nt), -1);
+            for (int m = 0; m < n; ++m) {
+                const size_t t = size_t(out[m].train);
+                if (out[m].distance < col_dist[t]) {
+                    col_dist[t] = out[m].distance;
+                    col_query[t] = out[m].query;
+                }
+            }
+            int k = 0;
+            for (int m = 0; m < n; ++m)
+                if (col_query[size_t(out[m].train)] == out[m].query) out[k++] = out[m];
+            n = k;
+        }
+        *count = n;
+        return VC_OK;
+    });
+}

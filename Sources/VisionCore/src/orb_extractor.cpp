@@ -1,0 +1,311 @@
+#include "orb_extractor.hpp"
+#include <algorithm>
+#include <cmath>
+#include <opencv2/features2d.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace vc {
+namespace {
+
+// Deterministic generator for the sampling pattern (fixed across platforms).
+uint64_t splitmix64(uint64_t &s) {
+    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+double uniform01(uint64_t &s) { return double(splitmix64(s) >> 11) * (1.0 / 9007199254740992.0); }
+
+// BRIEF test pairs drawn i.i.d. Gaussian around the centre (sigma² = S²/25 for a 31-px
+// patch, the best layout in Calonder et al.), kept inside radius 13 so the rotated pattern
+// stays within the padded level image.
+std::vector<int8_t> make_pattern() {
+    std::vector<int8_t> pat;
+    pat.reserve(256 * 4);
+    uint64_t s = 0x0A5C10D0u;
+    const double sigma = 31.0 / 5.0;
+    auto point = [&](int &x, int &y) {
+        while (true) {
+            const double u1 = std::max(uniform01(s), 1e-12), u2 = uniform01(s);
+            const double r = sigma * std::sqrt(-2 * std::log(u1));
+            x = int(std::lround(r * std::cos(2 * M_PI * u2)));
+            y = int(std::lround(r * std::sin(2 * M_PI * u2)));
+            if (x * x + y * y <= 13 * 13) return;
+        }
+    };
+    while (pat.size() < 256 * 4) {
+        int x1, y1, x2, y2;
+        point(x1, y1);
+        point(x2, y2);
+        if (x1 == x2 && y1 == y2) continue;
+        pat.push_back(int8_t(x1)); pat.push_back(int8_t(y1));
+        pat.push_back(int8_t(x2)); pat.push_back(int8_t(y2));
+    }
+    return pat;
+}
+
+}  // namespace
+
+OrbExtractor::OrbExtractor(const vc_orb_params &params) : p_(params) {
+    const int L = p_.n_levels;
+    nominal_scale_.resize(L);
+    nominal_scale_[0] = 1;
+    for (int l = 1; l < L; ++l) nominal_scale_[l] = nominal_scale_[l - 1] * p_.scale_factor;
+    // Geometric share per level: each level gets features in proportion to its area^(1/2).
+    quota_.resize(L);
+    const double f = 1.0 / p_.scale_factor;
+    double per = p_.n_features * (1 - f) / (1 - std::pow(f, L));
+    int sum = 0;
+    for (int l = 0; l < L - 1; ++l) {
+        quota_[l] = int(std::lround(per));
+        sum += quota_[l];
+        per *= f;
+    }
+    quota_[L - 1] = std::max(p_.n_features - sum, 0);
+
+    umax_.resize(kHalfPatch + 1);
+    for (int v = 0; v <= kHalfPatch; ++v)
+        umax_[v] = int(std::lround(std::sqrt(double(kHalfPatch * kHalfPatch - v * v))));
+    pattern_ = make_pattern();
+
+    level_.resize(L); padded_.resize(L); blurred_.resize(L);
+    ax_.resize(L); bx_.resize(L); ay_.resize(L); by_.resize(L);
+}
+
+void OrbExtractor::build_pyramid(const cv::Mat &gray) {
+    const int L = p_.n_levels;
+    ax_[0] = ay_[0] = 1;
+    bx_[0] = by_[0] = 0;
+    for (int l = 0; l < L; ++l) {
+        const cv::Mat &src = l == 0 ? gray : level_[l - 1];
+        if (l > 0) {
+            const cv::Size sz(int(std::lround(gray.cols / nominal_scale_[l])),
+                              int(std::lround(gray.rows / nominal_scale_[l])));
+            if (sz.width < 1 || sz.height < 1 || src.empty()) {
+                level_[l].release();
+                continue;
+            }
+            cv::resize(src, level_[l], sz, 0, 0, cv::INTER_LINEAR);
+            // cv::resize maps pixel centres: x_src = s (x_dst + 0.5) - 0.5.
+            const double sx = double(src.cols) / sz.width, sy = double(src.rows) / sz.height;
+            ax_[l] = ax_[l - 1] * sx;
+            bx_[l] = ax_[l - 1] * (0.5 * sx - 0.5) + bx_[l - 1];
+            ay_[l] = ay_[l - 1] * sy;
+            by_[l] = ay_[l - 1] * (0.5 * sy - 0.5) + by_[l - 1];
+        } else {
+            level_[0] = gray;  // a header over the caller's pixels, no copy
+        }
+        cv::copyMakeBorder(level_[l], padded_[l], kEdge, kEdge, kEdge, kEdge,
+                           cv::BORDER_REFLECT_101);
+    }
+}
+
+void OrbExtractor::detect_level(int level) {
+    cand_.clear();
+    const cv::Mat &lev = level_[level];
+    const int w = lev.cols, h = lev.rows;
+    if (w < 2 * kHalfPatch || h < 2 * kHalfPatch) return;
+    // FAST needs 3 px around each tested pixel: hand it the level plus 3 px of padding, so
+    // corners are found over the whole level (ORB-SLAM does the same).
+    const cv::Mat roi = padded_[level](cv::Rect(kEdge - 3, kEdge - 3, w + 6, h + 6));
+    // One pass at the minimum threshold. FAST scores do not depend on the threshold and a
+    // weak neighbour never suppresses a stronger corner, so the corners with score >= the
+    // initial threshold are exactly those a pass at the initial threshold would find.
+    cv::FAST(roi, fast_, p_.min_fast_threshold, true, cv::FastFeatureDetector::TYPE_9_16);
+
+    const int cs = p_.cell_size;
+    const int ncx = std::max(1, w / cs), ncy = std::max(1, h / cs);
+    const float cw = float(w) / ncx, ch = float(h) / ncy;
+    cell_strong_.assign(size_t(ncx * ncy), 0);
+    auto cell_of = [&](float x, float y) {
+        const int cx = std::min(ncx - 1, int(x / cw)), cy = std::min(ncy - 1, int(y / ch));
+        return cy * ncx + cx;
+    };
+    for (const cv::KeyPoint &k : fast_) {
+        const float x = k.pt.x - 3, y = k.pt.y - 3;
+        if (x < 0 || y < 0 || x >= w || y >= h) continue;
+        if (k.response >= p_.ini_fast_threshold) cell_strong_[size_t(cell_of(x, y))] = 1;
+    }
+    // In cells that have strong corners keep only those; elsewhere fall back to weak ones.
+    for (const cv::KeyPoint &k : fast_) {
+        const float x = k.pt.x - 3, y = k.pt.y - 3;
+        if (x < 0 || y < 0 || x >= w || y >= h) continue;
+        if (k.response >= p_.ini_fast_threshold || !cell_strong_[size_t(cell_of(x, y))])
+            cand_.push_back({x, y, k.response});
+    }
+}
+
+void OrbExtractor::split(const Node &n, std::vector<Node> &out) {
+    const float mx = 0.5f * (n.x0 + n.x1), my = 0.5f * (n.y0 + n.y1);
+    int *b = order_.data() + n.begin, *e = order_.data() + n.end;
+    int *m = std::partition(b, e, [&](int i) { return cand_[size_t(i)].x < mx; });
+    int *ml = std::partition(b, m, [&](int i) { return cand_[size_t(i)].y < my; });
+    int *mr = std::partition(m, e, [&](int i) { return cand_[size_t(i)].y < my; });
+    const int base = n.begin;
+    auto add = [&](float x0, float y0, float x1, float y1, int *from, int *to) {
+        if (to > from)
+            out.push_back({x0, y0, x1, y1, base + int(from - b), base + int(to - b)});
+    };
+    add(n.x0, n.y0, mx, my, b, ml);
+    add(n.x0, my, mx, n.y1, ml, m);
+    add(mx, n.y0, n.x1, my, m, mr);
+    add(mx, my, n.x1, n.y1, mr, e);
+}
+
+void OrbExtractor::distribute(int level, int target) {
+    selected_.clear();
+    const int n = int(cand_.size());
+    if (target <= 0 || n == 0) return;
+    order_.resize(size_t(n));
+    for (int i = 0; i < n; ++i) order_[size_t(i)] = i;
+    auto stronger = [&](int a, int b) {
+        const Candidate &ca = cand_[size_t(a)], &cb = cand_[size_t(b)];
+        if (ca.response != cb.response) return ca.response > cb.response;
+        return a < b;  // deterministic tie-break
+    };
+    if (n > target) {
+        const float w = float(level_[level].cols), h = float(level_[level].rows);
+        // Initial square-ish nodes side by side, then quad-split the most populated nodes
+        // until there are as many nodes as features wanted; keep the best corner per node.
+        nodes_.clear();
+        const int nini = std::max(1, int(std::lround(w / h)));
+        const float hx = w / nini;
+        for (int i = 0; i < nini; ++i) nodes_.push_back({hx * i, 0, hx * (i + 1), h, 0, 0});
+        std::sort(order_.begin(), order_.end(), [&](int a, int b) {
+            return std::min(nini - 1, int(cand_[size_t(a)].x / hx)) <
+                   std::min(nini - 1, int(cand_[size_t(b)].x / hx));
+        });
+        {
+            int pos = 0;
+            for (int i = 0; i < nini; ++i) {
+                nodes_[size_t(i)].begin = pos;
+                while (pos < n && std::min(nini - 1, int(cand_[size_t(order_[size_t(pos)])].x / hx)) == i) ++pos;
+                nodes_[size_t(i)].end = pos;
+            }
+            nodes_.erase(std::remove_if(nodes_.begin(), nodes_.end(),
+                                        [](const Node &nd) { return nd.end == nd.begin; }),
+                         nodes_.end());
+        }
+        auto splittable = [](const Node &nd) {
+            return nd.end - nd.begin > 1 && nd.x1 - nd.x0 > 1.0f;
+        };
+        while (int(nodes_.size()) < target) {
+            int nsplit = 0;
+            for (const Node &nd : nodes_) nsplit += splittable(nd);
+            if (nsplit == 0) break;
+            next_.clear();
+            if (int(nodes_.size()) + 3 * nsplit <= target) {
+                for (const Node &nd : nodes_) {
+                    if (splittable(nd)) split(nd, next_);
+                    else next_.push_back(nd);
+                }
+                nodes_.swap(next_);
+                continue;
+            }
+            // Last round: split the most populated nodes first, stop at the target.
+            std::sort(nodes_.begin(), nodes_.end(), [](const Node &a, const Node &b) {
+                const int na = a.end - a.begin, nb = b.end - b.begin;
+                return na != nb ? na > nb : a.begin < b.begin;  // begins are unique
+            });
+            size_t total = nodes_.size();
+            size_t i = 0;
+            for (; i < nodes_.size() && int(total) < target; ++i) {
+                if (!splittable(nodes_[i])) { next_.push_back(nodes_[i]); continue; }
+                const size_t before = next_.size();
+                split(nodes_[i], next_);
+                total += next_.size() - before - 1;
+            }
+            for (; i < nodes_.size(); ++i) next_.push_back(nodes_[i]);
+            nodes_.swap(next_);
+        }
+        for (const Node &nd : nodes_) {
+            int best = order_[size_t(nd.begin)];
+            for (int k = nd.begin + 1; k < nd.end; ++k)
+                if (stronger(order_[size_t(k)], best)) best = order_[size_t(k)];
+            selected_.push_back(best);
+        }
+    } else {
+        selected_ = order_;
+    }
+    if (int(selected_.size()) > target) {
+        std::nth_element(selected_.begin(), selected_.begin() + target, selected_.end(), stronger);
+        selected_.resize(size_t(target));
+    }
+    std::sort(selected_.begin(), selected_.end());  // stable output order
+}
+
+float OrbExtractor::orientation(const cv::Mat &padded, float x, float y) const {
+    const int cx = int(std::lround(x)) + kEdge, cy = int(std::lround(y)) + kEdge;
+    const uint8_t *c = padded.ptr<uint8_t>(cy) + cx;
+    const ptrdiff_t step = ptrdiff_t(padded.step1());
+    int m01 = 0, m10 = 0;
+    for (int u = -kHalfPatch; u <= kHalfPatch; ++u) m10 += u * c[u];
+    for (int v = 1; v <= kHalfPatch; ++v) {
+        int vsum = 0;
+        const int d = umax_[size_t(v)];
+        for (int u = -d; u <= d; ++u) {
+            const int below = c[u + v * step], above = c[u - v * step];
+            vsum += below - above;
+            m10 += u * (below + above);
+        }
+        m01 += v * vsum;
+    }
+    float a = cv::fastAtan2(float(m01), float(m10));
+    return a >= 360.f ? a - 360.f : a;
+}
+
+void OrbExtractor::describe(const cv::Mat &blurred, float x, float y, float angle_deg,
+                            uint8_t *out) const {
+    const int cx = int(std::lround(x)) + kEdge, cy = int(std::lround(y)) + kEdge;
+    const uint8_t *c = blurred.ptr<uint8_t>(cy) + cx;
+    const int step = int(blurred.step1());
+    const float a = float(angle_deg * M_PI / 180.0);
+    const float ca = std::cos(a), sa = std::sin(a);
+    const int8_t *pp = pattern_.data();
+    auto value = [&](int px, int py) {
+        const int rx = int(std::lrint(px * ca - py * sa));
+        const int ry = int(std::lrint(px * sa + py * ca));
+        return c[ry * step + rx];
+    };
+    for (int byte = 0; byte < VC_DESCRIPTOR_BYTES; ++byte) {
+        uint8_t v = 0;
+        for (int bit = 0; bit < 8; ++bit, pp += 4)
+            v |= uint8_t((value(pp[0], pp[1]) < value(pp[2], pp[3])) << bit);
+        out[byte] = v;
+    }
+}
+
+int OrbExtractor::extract(const cv::Mat &gray, vc_keypoint *kps, uint8_t *descriptors,
+                          int capacity) {
+    if (gray.cols < 2 * kHalfPatch + 2 || gray.rows < 2 * kHalfPatch + 2) return 0;
+    build_pyramid(gray);
+    int written = 0, carry = 0;
+    for (int l = 0; l < p_.n_levels && written < capacity; ++l) {
+        if (level_[l].empty()) continue;
+        const int target = std::min(quota_[size_t(l)] + carry, capacity - written);
+        detect_level(l);
+        distribute(l, target);
+        carry = quota_[size_t(l)] + carry - int(selected_.size());
+        if (carry < 0) carry = 0;
+        if (selected_.empty()) continue;
+        cv::GaussianBlur(padded_[l], blurred_[l], cv::Size(7, 7), 2, 2, cv::BORDER_REFLECT_101);
+        const float size = float(kPatchSize * nominal_scale_[size_t(l)]);
+        for (int idx : selected_) {
+            const Candidate &cd = cand_[size_t(idx)];
+            const float angle = orientation(padded_[l], cd.x, cd.y);
+            vc_keypoint &k = kps[written];
+            k.x = float(ax_[l] * cd.x + bx_[l]);
+            k.y = float(ay_[l] * cd.y + by_[l]);
+            k.size = size;
+            k.angle = angle;
+            k.response = cd.response;
+            k.octave = l;
+            describe(blurred_[l], cd.x, cd.y, angle, descriptors + size_t(written) * VC_DESCRIPTOR_BYTES);
+            ++written;
+        }
+    }
+    level_[0].release();  // it pointed at the caller's pixels
+    return written;
+}
+
+}  // namespace vc

@@ -1,0 +1,57 @@
+// ORB extractor: scale pyramid, FAST with a per-cell threshold fallback, quadtree
+// distribution per level (as ORB-SLAM), intensity-centroid angle, steered BRIEF.
+#pragma once
+#include "vc_features.h"
+#include <cstdint>
+#include <vector>
+#include <opencv2/core.hpp>
+
+namespace vc {
+
+class OrbExtractor {
+public:
+    explicit OrbExtractor(const vc_orb_params &params);
+
+    // Extracts into caller buffers; returns the number written. Scratch buffers persist.
+    int extract(const cv::Mat &gray, vc_keypoint *kps, uint8_t *descriptors, int capacity);
+
+    static constexpr int kEdge = 19;       // level padding: patch radius + blur margin
+    static constexpr int kHalfPatch = 15;  // orientation disc radius
+    static constexpr int kPatchSize = 31;
+
+private:
+    struct Candidate {
+        float x, y;  // level pixel coordinates
+        float response;
+    };
+    struct Node {
+        float x0, y0, x1, y1;
+        int begin, end;  // range in order_
+    };
+
+    void build_pyramid(const cv::Mat &gray);
+    void detect_level(int level);
+    void distribute(int level, int target);
+    float orientation(const cv::Mat &padded, float x, float y) const;
+    void describe(const cv::Mat &blurred, float x, float y, float angle_deg, uint8_t *out) const;
+    void split(const Node &n, std::vector<Node> &out);
+
+    vc_orb_params p_;
+    std::vector<double> nominal_scale_;
+    std::vector<int> quota_;
+    std::vector<int> umax_;
+    std::vector<int8_t> pattern_;  // 256 pairs × (x1, y1, x2, y2)
+
+    // Per-level buffers kept between frames.
+    std::vector<cv::Mat> level_, padded_, blurred_;
+    std::vector<double> ax_, bx_, ay_, by_;  // level → level-0 pixel: x0 = ax*x + bx
+    // Scratch kept between frames.
+    std::vector<cv::KeyPoint> fast_;
+    std::vector<Candidate> cand_;
+    std::vector<uint8_t> cell_strong_;
+    std::vector<int> order_;
+    std::vector<Node> nodes_, next_;
+    std::vector<int> selected_;
+};
+
+}  // namespace vc

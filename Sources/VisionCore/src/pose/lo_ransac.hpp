@@ -1,0 +1,116 @@
+// LO-RANSAC (Chum, Matas, Kittler 2003) with MSAC scoring, generic over an estimator:
+//
+//   struct Estimator {
+//       using Model = ...;
+//       static constexpr int kSampleSize;   // minimal sample
+//       static constexpr int kMaxModels;    // most models one minimal sample can give
+//       int num_data() const;
+//       int solve(const int *sample, Model *models) const;           // minimal solver
+//       // MSAC score Σ min(e², th²); may stop early and return anything > bail_out.
+//       double score(const Model &m, double bail_out, int *inliers) const;
+//       void refine(Model *m) const;                                 // local optimisation
+//   };
+//
+// The iteration budget adapts to the best inlier ratio w: k = log(1 − p) / log(1 − wˢ),
+// and the loop stops as soon as that many samples were drawn. Nothing is allocated inside
+// the loop: samples and models live on the stack.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace vc {
+
+struct RansacParams {
+    int max_iterations = 10000;
+    int min_iterations = 0;
+    double confidence = 0.9999;
+    bool local_optimization = true;
+    uint64_t seed = 0x5EED;
+};
+
+struct RansacStats {
+    int iterations = 0;
+    int num_inliers = 0;
+    int refinements = 0;
+    double score = std::numeric_limits<double>::infinity();
+};
+
+// Small fast generator (xoshiro-style splitmix); deterministic for a given seed.
+struct SplitMix64 {
+    uint64_t s;
+    explicit SplitMix64(uint64_t seed) : s(seed) {}
+    uint64_t next() {
+        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    // Uniform in [0, n) (Lemire's multiply-shift; bias negligible for n ≪ 2³²).
+    int below(int n) { return int((uint64_t(uint32_t(next() >> 32)) * uint64_t(n)) >> 32); }
+};
+
+inline int ransac_needed_iterations(int inliers, int n, int sample_size, double confidence,
+                                    int max_iterations) {
+    if (inliers <= 0) return max_iterations;
+    const double w = double(inliers) / n;
+    const double ws = std::pow(w, sample_size);
+    if (ws >= 1) return 0;
+    const double denom = std::log1p(-ws);
+    if (denom >= 0) return max_iterations;
+    const double k = std::log1p(-confidence) / denom;
+    return k >= max_iterations ? max_iterations : int(std::ceil(k));
+}
+
+template <class Estimator>
+RansacStats lo_ransac(const Estimator &est, const RansacParams &opt,
+                      typename Estimator::Model *best) {
+    using Model = typename Estimator::Model;
+    constexpr int S = Estimator::kSampleSize;
+    RansacStats stats;
+    const int n = est.num_data();
+    if (n < S) return stats;
+    SplitMix64 rng(opt.seed);
+    Model models[Estimator::kMaxModels];
+    int sample[S];
+    int needed = opt.max_iterations;
+    for (int iter = 0; iter < opt.max_iterations; ++iter) {
+        if (iter >= needed && iter >= opt.min_iterations) break;
+        stats.iterations = iter + 1;
+        for (int k = 0; k < S; ++k) {  // distinct indices
+            while (true) {
+                sample[k] = rng.below(n);
+                bool dup = false;
+                for (int m = 0; m < k; ++m) dup |= sample[m] == sample[k];
+                if (!dup) break;
+            }
+        }
+        const int nm = est.solve(sample, models);
+        for (int m = 0; m < nm; ++m) {
+            int inl = 0;
+            const double sc = est.score(models[m], stats.score, &inl);
+            if (!(sc < stats.score)) continue;
+            *best = models[m];
+            stats.score = sc;
+            stats.num_inliers = inl;
+            if (opt.local_optimization) {
+                // Refine on the inliers; keep the result only if it scores better.
+                Model refined = models[m];
+                est.refine(&refined);
+                ++stats.refinements;
+                int rinl = 0;
+                const double rsc = est.score(refined, stats.score, &rinl);
+                if (rsc < stats.score) {
+                    *best = refined;
+                    stats.score = rsc;
+                    stats.num_inliers = rinl;
+                }
+            }
+            needed = ransac_needed_iterations(stats.num_inliers, n, S, opt.confidence,
+                                              opt.max_iterations);
+        }
+    }
+    return stats;
+}
+
+}  // namespace vc

@@ -1,0 +1,104 @@
+#include "pose_refine_lm.hpp"
+#include <Eigen/Cholesky>
+
+namespace vc {
+namespace {
+
+constexpr double kBehindPenaltyS = 1e6;  // (1000 px)²: a point behind the camera
+
+template <class F>
+inline void for_each_index(int n, const int *subset, int subset_n, F &&f) {
+    if (subset) {
+        for (int k = 0; k < subset_n; ++k) f(subset[k]);
+    } else {
+        for (int i = 0; i < n; ++i) f(i);
+    }
+}
+
+}  // namespace
+
+double pose_cost(const PoseProblem &p, const CameraPose &pose, const RobustLoss &loss,
+                 const int *subset, int subset_n) {
+    double cost = 0;
+    for_each_index(p.n, subset, subset_n, [&](int i) {
+        const Eigen::Vector3d Z = pose.R * p.X[i] + pose.t;
+        if (Z.z() <= 1e-9) {
+            cost += loss.cost(kBehindPenaltyS);
+            return;
+        }
+        const double iz = 1 / Z.z();
+        const double rx = p.fx * (Z.x() * iz - p.xn[i].x());
+        const double ry = p.fy * (Z.y() * iz - p.xn[i].y());
+        cost += loss.cost(rx * rx + ry * ry);
+    });
+    return cost;
+}
+
+LMReport refine_pose_lm(const PoseProblem &p, CameraPose *pose, const LMOptions &opt,
+                        const int *subset, int subset_n) {
+    LMReport rep;
+    double cost = pose_cost(p, *pose, opt.loss, subset, subset_n);
+    rep.initial_cost = rep.final_cost = cost;
+    double lambda = 1e-4;
+    using Mat6 = Eigen::Matrix<double, 6, 6>;
+    using Vec6 = Eigen::Matrix<double, 6, 1>;
+    for (int iter = 0; iter < opt.max_iterations; ++iter) {
+        Mat6 H = Mat6::Zero();
+        Vec6 g = Vec6::Zero();
+        for_each_index(p.n, subset, subset_n, [&](int i) {
+            const Eigen::Vector3d RX = pose->R * p.X[i];
+            const Eigen::Vector3d Z = RX + pose->t;
+            if (Z.z() <= 1e-9) return;
+            const double iz = 1 / Z.z();
+            const double u = Z.x() * iz, v = Z.y() * iz;
+            const double rx = p.fx * (u - p.xn[i].x()), ry = p.fy * (v - p.xn[i].y());
+            const double w = opt.loss.weight(rx * rx + ry * ry);
+            if (w == 0) return;
+            // dr/dZ (2×3) times dZ/d(ω, δ) = [−[RX]× | I].
+            Eigen::Matrix<double, 2, 3> dr;
+            dr << p.fx * iz, 0, -p.fx * u * iz, 0, p.fy * iz, -p.fy * v * iz;
+            Eigen::Matrix3d dZ;
+            dZ << 0, RX.z(), -RX.y(), -RX.z(), 0, RX.x(), RX.y(), -RX.x(), 0;
+            Eigen::Matrix<double, 2, 6> J;
+            J.leftCols<3>() = dr * dZ;
+            J.rightCols<3>() = dr;
+            const Eigen::Vector2d r(rx, ry);
+            H.selfadjointView<Eigen::Upper>().rankUpdate(J.transpose(), w);
+            g.noalias() += w * J.transpose() * r;
+        });
+        H.triangularView<Eigen::Lower>() = H.transpose();
+        rep.iterations = iter + 1;
+        bool improved = false;
+        Vec6 step = Vec6::Zero();
+        while (lambda < 1e10) {
+            Mat6 Hd = H;
+            Hd.diagonal() += lambda * (H.diagonal().array() + 1e-9).matrix();
+            step = -Hd.ldlt().solve(g);
+            CameraPose cand;
+            cand.R = exp_so3(step.head<3>()) * pose->R;
+            cand.t = pose->t + step.tail<3>();
+            const double c = pose_cost(p, cand, opt.loss, subset, subset_n);
+            if (c < cost) {
+                *pose = cand;
+                const double gain = cost - c;
+                cost = c;
+                lambda = std::max(lambda * 0.1, 1e-10);
+                improved = true;
+                if (gain < 1e-14 * (cost + 1e-300)) lambda = 1e10;  // converged
+                break;
+            }
+            lambda *= 10;
+        }
+        if (!improved || lambda >= 1e10) break;
+        const double tscale = 1 + pose->t.norm();
+        if (step.head<3>().norm() < opt.gradient_tol && step.tail<3>().norm() < opt.gradient_tol * tscale)
+            break;
+    }
+    // Re-orthonormalise: repeated exp updates drift by rounding.
+    Eigen::Quaterniond q(pose->R);
+    pose->R = q.normalized().toRotationMatrix();
+    rep.final_cost = cost;
+    return rep;
+}
+
+}  // namespace vc

@@ -1,0 +1,205 @@
+// C ABI for absolute pose: converts pixels to normalised coordinates once, runs the solver
+// pieces in src/pose/, and writes results into caller buffers.
+#include "vc_pose.h"
+#include "internal.hpp"
+#include "pose/absolute_pose_estimator.hpp"
+#include "pose/lo_ransac.hpp"
+#include <Eigen/SVD>
+#include <cmath>
+#include <vector>
+
+namespace {
+
+// Per-thread scratch reused across calls: no heap traffic once warmed up.
+thread_local std::vector<Eigen::Vector2d> t_xn;
+thread_local std::vector<Eigen::Vector3d> t_X, t_bearing;
+thread_local std::vector<int> t_inliers;
+
+bool finite_all(const double *v, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        if (!std::isfinite(v[i])) return false;
+    return true;
+}
+
+vc_status load(const vc_pinhole *cam, const double *p2, const double *p3, int32_t n,
+               vc::PoseProblem *prob, bool bearings) {
+    if (!cam || n < 0 || (n > 0 && (!p2 || !p3)))
+        return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument or negative count");
+    if (!(cam->fx > 0 && cam->fy > 0) || !finite_all(&cam->fx, 4))
+        return vc::fail(VC_ERR_INVALID_ARGUMENT, "camera needs positive finite focal lengths");
+    if (!finite_all(p2, size_t(n) * 2) || !finite_all(p3, size_t(n) * 3))
+        return vc::fail(VC_ERR_INVALID_ARGUMENT, "points must be finite");
+    t_xn.resize(size_t(n));
+    t_X.resize(size_t(n));
+    if (bearings) t_bearing.resize(size_t(n));
+    for (int i = 0; i < n; ++i) {
+        t_xn[size_t(i)] = Eigen::Vector2d((p2[2 * i] - cam->cx) / cam->fx, (p2[2 * i + 1] - cam->cy) / cam->fy);
+        t_X[size_t(i)] = Eigen::Vector3d(p3[3 * i], p3[3 * i + 1], p3[3 * i + 2]);
+        if (bearings) t_bearing[size_t(i)] = t_xn[size_t(i)].homogeneous().normalized();
+    }
+    prob->xn = t_xn.data();
+    prob->X = t_X.data();
+    prob->n = n;
+    prob->fx = cam->fx;
+    prob->fy = cam->fy;
+    return VC_OK;
+}
+
+vc::RobustLoss make_loss(int32_t kind, double scale_px) {
+    vc::RobustLoss l;
+    l.kind = kind == VC_LOSS_TRIVIAL ? vc::LossKind::Trivial
+           : kind == VC_LOSS_HUBER   ? vc::LossKind::Huber
+                                     : vc::LossKind::Cauchy;
+    l.c2 = scale_px * scale_px;
+    return l;
+}
+
+void write_pose(const vc::CameraPose &P, double *R, double *t) {
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) R[3 * r + c] = P.R(r, c);
+    for (int k = 0; k < 3; ++k) t[k] = P.t[k];
+}
+
+// Inliers of pose at threshold² th2 into t_inliers; returns the sum of squared errors.
+double collect_inliers(const vc::PoseProblem &p, const vc::CameraPose &P, double th2) {
+    t_inliers.clear();
+    double sse = 0;
+    for (int i = 0; i < p.n; ++i) {
+        const Eigen::Vector3d Z = P.R * p.X[i] + P.t;
+        if (Z.z() <= 0) continue;
+        const double rx = p.fx * (Z.x() / Z.z() - p.xn[i].x());
+        const double ry = p.fy * (Z.y() / Z.z() - p.xn[i].y());
+        const double r2 = rx * rx + ry * ry;
+        if (r2 < th2) {
+            t_inliers.push_back(i);
+            sse += r2;
+        }
+    }
+    return sse;
+}
+
+}  // namespace
+
+extern "C" vc_ransac_options vc_ransac_default_options(void) {
+    return vc_ransac_options{4.0, 0.999, 10000, 0, 0x5EED, 1, 1, VC_LOSS_CAUCHY, 2.0};
+}
+
+extern "C" vc_status vc_pose_estimate(const vc_pinhole *camera, const double *points2d,
+                                      const double *points3d, int32_t n,
+                                      const vc_ransac_options *options, vc_pose_result *result,
+                                      uint8_t *inlier_mask) {
+    return vc::guarded([&]() -> vc_status {
+        if (!options || !result) return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument");
+        *result = vc_pose_result{};
+        const vc_ransac_options &o = *options;
+        if (!(o.threshold_px > 0) || !(o.confidence > 0 && o.confidence < 1) ||
+            o.max_iterations < 1 || o.min_iterations < 0 ||
+            (o.final_refinement && !(o.loss_scale_px > 0)))
+            return vc::fail(VC_ERR_INVALID_ARGUMENT,
+                            "need threshold > 0, 0 < confidence < 1, max_iterations >= 1, loss scale > 0");
+        vc::PoseProblem prob;
+        vc_status s = load(camera, points2d, points3d, n, &prob, true);
+        if (s != VC_OK) return s;
+        if (inlier_mask)
+            for (int i = 0; i < n; ++i) inlier_mask[i] = 0;
+        if (n == 0) return vc::fail(VC_ERR_EMPTY_INPUT, "no correspondences");
+        if (n < 4) return vc::fail(VC_ERR_NO_SOLUTION, "fewer than 4 correspondences");
+
+        vc::AbsolutePoseEstimator est(prob, t_bearing.data(), o.threshold_px);
+        vc::RansacParams rp;
+        rp.max_iterations = o.max_iterations;
+        rp.min_iterations = o.min_iterations;
+        rp.confidence = o.confidence;
+        rp.local_optimization = o.local_optimization != 0;
+        rp.seed = o.seed;
+        vc::CameraPose best;
+        const vc::RansacStats st = vc::lo_ransac(est, rp, &best);
+        result->iterations = st.iterations;
+        result->refinements = st.refinements;
+        // A P3P pose always explains its own 3 sample points: evidence starts at 4 inliers.
+        if (st.num_inliers < 4) return vc::fail(VC_ERR_NO_SOLUTION, "no pose with 4 or more inliers");
+
+        const double th2 = o.threshold_px * o.threshold_px;
+        if (o.final_refinement) {
+            collect_inliers(prob, best, th2);
+            vc::LMOptions lo;
+            lo.max_iterations = 30;
+            lo.loss = make_loss(o.loss, o.loss_scale_px);
+            vc::CameraPose refined = best;
+            vc::refine_pose_lm(prob, &refined, lo, t_inliers.data(), int(t_inliers.size()));
+            best = refined;
+        }
+        const double sse = collect_inliers(prob, best, th2);
+        const int ni = int(t_inliers.size());
+        if (ni < 4) return vc::fail(VC_ERR_NO_SOLUTION, "refined pose has fewer than 4 inliers");
+        if (inlier_mask)
+            for (int i : t_inliers) inlier_mask[i] = 1;
+        write_pose(best, result->R_cw, result->t_cw);
+        vc::CameraPose inv;
+        inv.R = best.R.transpose();
+        inv.t = -inv.R * best.t;
+        write_pose(inv, result->R_wc, result->t_wc);
+        result->num_inliers = ni;
+        result->rms_px = std::sqrt(sse / ni);
+        return VC_OK;
+    });
+}
+
+extern "C" vc_status vc_pose_p3p(const double *bearings, const double *points3d, double *R_cw,
+                                 double *t_cw, int32_t *count) {
+    return vc::guarded([&]() -> vc_status {
+        if (count) *count = 0;
+        if (!bearings || !points3d || !R_cw || !t_cw || !count)
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument");
+        if (!finite_all(bearings, 9) || !finite_all(points3d, 9))
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, "inputs must be finite");
+        Eigen::Vector3d x[3], X[3];
+        for (int i = 0; i < 3; ++i) {
+            x[i] = Eigen::Vector3d(bearings[3 * i], bearings[3 * i + 1], bearings[3 * i + 2]);
+            X[i] = Eigen::Vector3d(points3d[3 * i], points3d[3 * i + 1], points3d[3 * i + 2]);
+        }
+        vc::CameraPose sols[4];
+        const int k = vc::p3p_lambda_twist(x, X, sols);
+        for (int i = 0; i < k; ++i) write_pose(sols[i], R_cw + 9 * i, t_cw + 3 * i);
+        *count = k;
+        return VC_OK;
+    });
+}
+
+extern "C" vc_status vc_pose_refine(const vc_pinhole *camera, const double *points2d,
+                                    const double *points3d, int32_t n,
+                                    const vc_refine_options *options, double *R_cw,
+                                    double *t_cw, double *rms_px, int32_t *iterations) {
+    return vc::guarded([&]() -> vc_status {
+        if (!options || !R_cw || !t_cw) return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument");
+        if (options->max_iterations < 1 || !(options->loss_scale_px > 0))
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, "need max_iterations >= 1 and loss scale > 0");
+        if (!finite_all(R_cw, 9) || !finite_all(t_cw, 3))
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, "initial pose must be finite");
+        vc::PoseProblem prob;
+        vc_status s = load(camera, points2d, points3d, n, &prob, false);
+        if (s != VC_OK) return s;
+        if (n < 3) return vc::fail(n == 0 ? VC_ERR_EMPTY_INPUT : VC_ERR_NO_SOLUTION,
+                                   "need at least 3 correspondences");
+        vc::CameraPose P;
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) P.R(r, c) = R_cw[3 * r + c];
+        P.t = Eigen::Vector3d(t_cw[0], t_cw[1], t_cw[2]);
+        // Project the start onto SO(3) so a slightly non-orthogonal input cannot poison LM.
+        Eigen::JacobiSVD<Eigen::Matrix3d> svd(P.R, Eigen::ComputeFullU | Eigen::ComputeFullV);
+        P.R = svd.matrixU() * svd.matrixV().transpose();
+        if (P.R.determinant() < 0) return vc::fail(VC_ERR_INVALID_ARGUMENT, "R_cw is not a rotation");
+        vc::LMOptions lo;
+        lo.max_iterations = options->max_iterations;
+        lo.loss = make_loss(options->loss, options->loss_scale_px);
+        const vc::LMReport rep = vc::refine_pose_lm(prob, &P, lo);
+        write_pose(P, R_cw, t_cw);
+        if (iterations) *iterations = rep.iterations;
+        if (rms_px) {
+            vc::RobustLoss ls;
+            ls.kind = vc::LossKind::Trivial;
+            *rms_px = std::sqrt(vc::pose_cost(prob, P, ls) / n);
+        }
+        return VC_OK;
+    });
+}

@@ -1,0 +1,91 @@
+import Testing
+import Vision
+
+@Suite struct DescriptorMatcherTests {
+    /// Random descriptors, and copies of them with `flips` bits flipped.
+    func descriptors(_ n: Int, seed: UInt64) -> [UInt8] {
+        var rng = SplitMix(seed: seed)
+        return (0 ..< n * 32).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
+    }
+    func flip(_ d: [UInt8], bits: Int, seed: UInt64) -> [UInt8] {
+        var rng = SplitMix(seed: seed)
+        var out = d
+        for i in 0 ..< d.count / 32 {
+            var chosen = Set<Int>()
+            while chosen.count < bits { chosen.insert(Int.random(in: 0 ..< 256, using: &rng)) }
+            for b in chosen { out[i * 32 + b / 8] ^= UInt8(1 << (b % 8)) }
+        }
+        return out
+    }
+
+    @Test func hammingDistanceCountsBits() {
+        let a = [UInt8](repeating: 0, count: 32)
+        var b = a
+        b[0] = 0xFF; b[31] = 0x01; b[17] = 0x10
+        #expect(DescriptorMatcher.distance(a[...], b[...]) == 10)
+        #expect(DescriptorMatcher.distance(b[...], b[...]) == 0)
+    }
+
+    @Test func bruteForceFindsPerturbedCopies() throws {
+        let train = descriptors(300, seed: 1)
+        let query = flip(train, bits: 20, seed: 2)
+        let m = try DescriptorMatcher(ratio: 0.8).match(query: query, train: train)
+        #expect(m.count == 300)
+        #expect(m.allSatisfy { $0.query == $0.train && $0.distance == 20 })
+        #expect(m.allSatisfy { ($0.secondDistance ?? 0) > 80 })
+    }
+
+    @Test func ratioTestRejectsAmbiguousMatches() throws {
+        var train = descriptors(50, seed: 3)
+        // Train 1 is a twin of train 0: a query close to both is ambiguous.
+        train.replaceSubrange(32 ..< 64, with: Array(train[0 ..< 32]))
+        let query = flip(Array(train[0 ..< 32]), bits: 10, seed: 5) + flip(Array(train[64 ..< 96]), bits: 10, seed: 6)
+        let all = try DescriptorMatcher(ratio: nil).match(query: query, train: train)
+        #expect(all.count == 2)
+        let strict = try DescriptorMatcher(ratio: 0.8).match(query: query, train: train)
+        #expect(strict.map(\.query) == [1])
+        #expect(strict[0].train == 2)
+        let capped = try DescriptorMatcher(ratio: nil, maxDistance: 5).match(query: query, train: train)
+        #expect(capped.isEmpty)
+    }
+
+    @Test func mutualCheckKeepsOneToOnePairs() throws {
+        let train = descriptors(20, seed: 7)
+        // Two queries near the same train descriptor 5: only the closer survives mutual.
+        let q = flip(Array(train[160 ..< 192]), bits: 3, seed: 8) + flip(Array(train[160 ..< 192]), bits: 12, seed: 9)
+        let plain = try DescriptorMatcher(ratio: nil).match(query: q, train: train)
+        #expect(plain.map(\.train) == [5, 5])
+        let mutual = try DescriptorMatcher(ratio: nil, mutual: true).match(query: q, train: train)
+        #expect(mutual.count == 1 && mutual[0].query == 0 && mutual[0].train == 5)
+    }
+
+    @Test func guidedMatchingSearchesOnlyTheCandidates() throws {
+        let train = descriptors(100, seed: 10)
+        let query = flip(train, bits: 15, seed: 11)
+        // Query i may only look at i's neighbours (i-1, i+1): its true twin is excluded for
+        // odd i, so those match something worse and the ratio test drops them.
+        var lists = CandidateLists()
+        for i in 0 ..< 100 { lists.append(i % 2 == 0 ? [i, (i + 1) % 100] : [(i + 1) % 100, (i + 99) % 100]) }
+        let m = try DescriptorMatcher(ratio: 0.7).match(query: query, train: train, candidates: lists)
+        #expect(m.map(\.query) == Array(stride(from: 0, to: 100, by: 2)))
+        #expect(m.allSatisfy { $0.train == $0.query && $0.distance == 15 })
+        // Mutual on guided lists: two queries that both only see train 0 → one wins.
+        let two = try DescriptorMatcher(ratio: nil, mutual: true)
+            .match(query: Array(query[0 ..< 64]), train: train, candidates: CandidateLists([[0], [0]]))
+        #expect(two.count == 1 && two[0].query == 0)
+        // Empty lists are fine; out-of-range indices are not.
+        #expect(try DescriptorMatcher().match(query: Array(query[0 ..< 32]), train: train, candidates: CandidateLists([[]])).isEmpty)
+        #expect(throws: VisionError.self) {
+            try DescriptorMatcher().match(query: Array(query[0 ..< 32]), train: train, candidates: CandidateLists([[100]]))
+        }
+        #expect(throws: VisionError.self) {
+            try DescriptorMatcher().match(query: Array(query[0 ..< 64]), train: train, candidates: CandidateLists([[1]]))
+        }
+    }
+
+    @Test func badDescriptorBuffersAreRejected() throws {
+        #expect(throws: VisionError.self) { try DescriptorMatcher().match(query: [1, 2, 3], train: []) }
+        #expect(try DescriptorMatcher().match(query: [], train: descriptors(3, seed: 1)).isEmpty)
+        #expect(try DescriptorMatcher().match(query: descriptors(3, seed: 1), train: []).isEmpty)
+    }
+}

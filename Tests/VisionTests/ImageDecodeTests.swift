@@ -1,0 +1,84 @@
+import Testing
+import Vision
+
+@Suite struct ImageDecodeTests {
+    let image = try! SyntheticImages.texture(width: 160, height: 120, seed: 3)
+
+    @Test func pngRoundTripsExactly() throws {
+        let png = try SyntheticImages.encode(image, as: .png)
+        let info = try GrayImage.probe(png)
+        #expect(info == ImageInfo(width: 160, height: 120, format: .png))
+        let decoded = try GrayImage(decoding: png)
+        #expect(decoded == image)
+    }
+
+    @Test func jpegDecodesCloseToTheOriginal() throws {
+        let jpg = try SyntheticImages.encode(image, as: .jpeg, quality: 95)
+        #expect(try GrayImage.probe(jpg).format == .jpeg)
+        let decoded = try GrayImage(decoding: jpg)
+        #expect(decoded.width == 160 && decoded.height == 120)
+        let meanAbs = zip(decoded.pixels, image.pixels).map { abs(Int($0) - Int($1)) }.reduce(0, +) / image.pixels.count
+        #expect(meanAbs < 6)
+    }
+
+    func code(_ bytes: [UInt8], maxPixels: Int = GrayImage.defaultMaxPixels) -> VisionError.Code? {
+        do {
+            _ = try GrayImage(decoding: bytes, maxPixels: maxPixels)
+            return nil
+        } catch {
+            return error.code
+        }
+    }
+
+    @Test func emptyAndForeignInputAreTyped() {
+        #expect(code([]) == .emptyInput)
+        #expect(code(Array("GIF89a this is not supported".utf8)) == .unsupportedFormat)
+        #expect(code([0x42, 0x4D]) == .truncated)  // too short for any header
+    }
+
+    @Test func truncatedFilesAreTyped() throws {
+        let jpg = try SyntheticImages.encode(image, as: .jpeg)
+        let png = try SyntheticImages.encode(image, as: .png)
+        for cut in [jpg.count / 2, jpg.count - 2, 10, 4] {
+            #expect(code(Array(jpg.prefix(cut))) == .truncated, "JPEG cut at \(cut)")
+        }
+        for cut in [png.count / 2, png.count - 5, 30] {
+            #expect(code(Array(png.prefix(cut))) == .truncated, "PNG cut at \(cut)")
+        }
+    }
+
+    @Test func corruptFilesAreTyped() throws {
+        var png = try SyntheticImages.encode(image, as: .png)
+        // Damage the compressed pixel data: the zlib stream / CRC no longer check out.
+        for i in stride(from: 60, to: min(png.count - 20, 400), by: 3) { png[i] ^= 0x5A }
+        #expect(code(png) == .decodeFailed)
+        // A JPEG whose first segment has an impossible length.
+        var jpg = try SyntheticImages.encode(image, as: .jpeg)
+        jpg[4] = 0; jpg[5] = 1
+        #expect(code(jpg) == .decodeFailed)
+        // PNG whose first chunk is not IHDR.
+        var png2 = try SyntheticImages.encode(image, as: .png)
+        png2[12] = UInt8(ascii: "X")
+        #expect(code(png2) == .decodeFailed)
+    }
+
+    @Test func absurdSizeIsRefusedFromTheHeader() throws {
+        // A valid-looking PNG header claiming 100000 x 100000 pixels, followed by IEND.
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+        png += Array("IHDR".utf8)
+        let side: UInt32 = 100_000
+        for _ in 0 ..< 2 { png += withUnsafeBytes(of: side.bigEndian) { Array($0) } }
+        png += [8, 0, 0, 0, 0, 0, 0, 0, 0]  // depth, colour, compression, filter, interlace, CRC
+        png += [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
+        #expect(try GrayImage.probe(png).width == 100_000)
+        #expect(code(png) == .tooLarge)
+        // The same for a JPEG frame header (JPEG sizes stop at 65535: 65000 x 65000).
+        let jpg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0xFD, 0xE8, 0xFD, 0xE8, 0x01, 0x01, 0x11, 0x00,
+                            0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0x00, 0xFF, 0xD9]
+        #expect(try GrayImage.probe(jpg).height == 65000)
+        #expect(code(jpg) == .tooLarge)
+        // A caller's smaller budget applies too.
+        let small = try SyntheticImages.encode(image, as: .png)
+        #expect(code(small, maxPixels: 1000) == .tooLarge)
+    }
+}

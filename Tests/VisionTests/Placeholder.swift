@@ -1,1 +1,0 @@
-// Tests for Vision: see the other files here.
