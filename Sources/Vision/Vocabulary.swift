@@ -1,4 +1,4 @@
-internal import VisionCore
+import VisionCore
 
 /// Why a vocabulary could not be trained or read.
 public enum VocabularyError: Error, Sendable, Hashable, CustomStringConvertible {

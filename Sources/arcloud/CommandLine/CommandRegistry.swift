@@ -3,6 +3,7 @@
 let allCommands: [any Command.Type] = [
     VersionCommand.self,
     DatasetValidateCommand.self,
+    MapBuildCommand.self,
     MapInspectCommand.self,
     MapSceneExportCommand.self,
     MapSceneImportCommand.self,

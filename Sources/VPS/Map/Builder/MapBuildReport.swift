@@ -11,7 +11,7 @@ public struct MapBuildReport: Sendable {
     public var matches = 0
     /// Multi-view tracks formed from the matches.
     public var tracks = 0
-    /// Features dropped from tracks because a track held two of one keyframe.
+    /// Matches refused because they would put two features of one keyframe in a track.
     public var trackConflicts = 0
     /// Tracks rejected, by reason.
     public var rejected: [String: Int] = [:]

@@ -1,10 +1,18 @@
 /// Joins pairwise feature matches into multi-view tracks (union-find over
 /// (keyframe, feature) nodes), one observation per keyframe per track.
+///
+/// A union that would put two features of one keyframe into a track is refused: one of
+/// the matches is wrong (or the same corner was detected twice), and accepting it would
+/// chain unrelated points into one track. Feed the best matches first.
 struct TrackBuilder {
     /// `offsets[k] + f` is the node of feature f of keyframe k.
     private let offsets: [Int]
     private var parent: [Int32]
     private var rank: [UInt8]
+    /// Keyframes of each root's track (only meaningful at roots).
+    private var keyframesOf: [[Int32]]
+    /// Unions refused because they would repeat a keyframe in a track.
+    private(set) var conflicts = 0
 
     init(featureCounts: [Int]) {
         var o = [0]
@@ -12,6 +20,11 @@ struct TrackBuilder {
         offsets = o
         parent = (0..<o.last!).map { Int32($0) }
         rank = [UInt8](repeating: 0, count: o.last!)
+        keyframesOf = []
+        keyframesOf.reserveCapacity(o.last!)
+        for k in 0..<featureCounts.count {
+            for _ in 0..<featureCounts[k] { keyframesOf.append([Int32(k)]) }
+        }
     }
 
     private mutating func find(_ x: Int) -> Int {
@@ -26,9 +39,15 @@ struct TrackBuilder {
     mutating func union(_ a: Int, _ fa: Int, _ b: Int, _ fb: Int) {
         let x = find(offsets[a] + fa), y = find(offsets[b] + fb)
         if x == y { return }
-        if rank[x] < rank[y] { parent[x] = Int32(y) }
-        else if rank[x] > rank[y] { parent[y] = Int32(x) }
-        else { parent[y] = Int32(x); rank[x] += 1 }
+        let kx = keyframesOf[x], ky = keyframesOf[y]
+        if kx.contains(where: { ky.contains($0) }) { conflicts += 1; return }
+        let root: Int, child: Int
+        if rank[x] < rank[y] { root = y; child = x }
+        else if rank[x] > rank[y] { root = x; child = y }
+        else { root = x; child = y; rank[x] += 1 }
+        parent[child] = Int32(root)
+        keyframesOf[root] = kx + ky
+        keyframesOf[child] = []
     }
 
     struct Observation: Sendable, Hashable {
@@ -36,32 +55,16 @@ struct TrackBuilder {
         var feature: Int
     }
 
-    /// Tracks of at least two keyframes, in a deterministic order (by first node). When a
-    /// track holds two features of one keyframe (a wrong match somewhere), only the first is
-    /// kept; `conflicts` counts how often.
-    mutating func tracks() -> (tracks: [[Observation]], conflicts: Int) {
+    /// Tracks of at least two keyframes, in a deterministic order (by first node), each
+    /// observation ordered by keyframe.
+    mutating func tracks() -> [[Observation]] {
         var groups: [Int: [Int]] = [:]
-        for node in 0..<parent.count {
-            let r = find(node)
-            if r != node || groups[r] != nil { groups[r, default: []].append(node) }
+        for node in 0..<parent.count where keyframesOf[find(node)].count >= 2 {
+            groups[find(node), default: []].append(node)
         }
-        var out: [[Observation]] = []
-        var conflicts = 0
-        for root in groups.keys.sorted() {
-            var nodes = groups[root]!
-            if !nodes.contains(root) { nodes.append(root) }
-            nodes.sort()
-            var track: [Observation] = []
-            var lastKeyframe = -1
-            for node in nodes {
-                let k = keyframe(of: node)
-                if k == lastKeyframe { conflicts += 1; continue }
-                track.append(Observation(keyframe: k, feature: node - offsets[k]))
-                lastKeyframe = k
-            }
-            if track.count >= 2 { out.append(track) }
-        }
-        return (out, conflicts)
+        return groups.values.map { nodes in
+            nodes.map { Observation(keyframe: keyframe(of: $0), feature: $0 - offsets[keyframe(of: $0)]) }
+        }.sorted { ($0[0].keyframe, $0[0].feature) < ($1[0].keyframe, $1[0].feature) }
     }
 
     private func keyframe(of node: Int) -> Int {
