@@ -65,7 +65,7 @@ public enum ARCloudError: Error, Sendable, Hashable, LocalizedError {
         case .unauthorized: self = .invalidAccessToken
         case .forbidden(let m): self = .accessDenied(m)
         case .mapNotFound(let id): self = .mapNotFound(mapId: id)
-        case .rejected(_, let m): self = .requestRejected(m)
+        case .rejected(_, let m), .invalidRequest(let m): self = .requestRejected(m)
         case .invalidResponse(let m): self = .invalidResponse(m)
         case .unavailable(let m): self = .localizerUnavailable(m)
         case .connectionFailed, .timedOut, .serverError, .throttled, .retriesExhausted:

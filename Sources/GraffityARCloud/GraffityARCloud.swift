@@ -81,7 +81,8 @@ public final class GraffityARCloud {
         guard let server = configuration.serverURL else {
             return EmbeddedVPSBackend(mapId: configuration.mapId, mapURL: configuration.resolvedEmbeddedMapURL)
         }
-        return PendingHTTPBackend(serverURL: server)
+        return HTTPVPSBackend(serverURL: server, accessToken: configuration.accessToken,
+                              requestTimeout: configuration.requestTimeout)
     }
 
     // MARK: Observation
@@ -213,19 +214,5 @@ public final class GraffityARCloud {
         // State bridging ends here: closures are released, streams stay open.
         states.removeAllHandlers()
         events.removeAllHandlers()
-    }
-}
-
-/// Stands in for the HTTP backend until the VPSClient module's client is available to
-/// this module: every call fails terminally, saying so.
-private struct PendingHTTPBackend: VPSBackend {
-    let serverURL: URL
-
-    func localize(_ request: LocalizationRequest) async throws -> LocalizationResponse {
-        throw VPSBackendError.unavailable("the HTTP backend for \(serverURL) is not part of this build yet")
-    }
-
-    func scene(mapId: String) async throws -> SceneContent {
-        throw VPSBackendError.unavailable("the HTTP backend for \(serverURL) is not part of this build yet")
     }
 }

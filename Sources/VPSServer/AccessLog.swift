@@ -4,7 +4,7 @@ import Synchronization
 /// One line of the JSON-lines access log. Never contains the bearer token (only the
 /// token's name).
 public struct AccessLogEntry: Sendable, Hashable, Codable {
-    /// ISO 8601 UTC with milliseconds, when the request completed.
+    /// ISO 8601 UTC with milliseconds, when the response was queued (or the connection ended).
     public var time: String
     public var method: String
     /// The route template (`/v1/maps/{id}/scene`) or `unmatched`.
@@ -20,16 +20,48 @@ public struct AccessLogEntry: Sendable, Hashable, Codable {
     /// The name of the token used, when one was valid.
     public var client: String?
     public var bytesIn: Int
+
+    public init(time: String, method: String, route: String, status: Int, latencyMs: Double, map: String?,
+                outcome: String, client: String?, bytesIn: Int) {
+        self.time = time; self.method = method; self.route = route; self.status = status
+        self.latencyMs = latencyMs; self.map = map; self.outcome = outcome; self.client = client
+        self.bytesIn = bytesIn
+    }
+}
+
+extension AccessLogEntry {
+    /// The entry as one JSON object with keys in a fixed, readable order (time first).
+    public var jsonLine: String {
+        var fields = ["\"time\":\(json(time))", "\"method\":\(json(method))", "\"route\":\(json(route))",
+                      "\"status\":\(status)", "\"latencyMs\":\(latencyMs)"]
+        if let map { fields.append("\"map\":\(json(map))") }
+        fields.append("\"outcome\":\(json(outcome))")
+        if let client { fields.append("\"client\":\(json(client))") }
+        fields.append("\"bytesIn\":\(bytesIn)")
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// A JSON string literal (RFC 8259 escaping).
+    private func json(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
 }
 
 /// Writes access log entries as JSON lines to a sink, one whole line per write.
 public final class AccessLog: Sendable {
     private let sink: Mutex<(@Sendable (String) -> Void)>
-    private static let encoder: JSONEncoder = {
-        let e = JSONEncoder()
-        e.outputFormatting = [.withoutEscapingSlashes]
-        return e
-    }()
 
     /// A log that hands each line (with its trailing newline) to `write`, one call at a time.
     public init(write: @escaping @Sendable (String) -> Void) { sink = Mutex(write) }
@@ -52,8 +84,7 @@ public final class AccessLog: Sendable {
     }
 
     func record(_ entry: AccessLogEntry) {
-        guard let data = try? Self.encoder.encode(entry) else { return }
-        let line = String(decoding: data, as: UTF8.self) + "\n"
+        let line = entry.jsonLine + "\n"
         sink.withLock { $0(line) }
     }
 

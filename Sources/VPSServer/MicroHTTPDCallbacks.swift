@@ -31,7 +31,7 @@ private func requestHeaders(_ connection: OpaquePointer) -> [String: String] {
 /// Queues `response` on the connection; returns false when libmicrohttpd refused (e.g. the
 /// connection is mid-upload and cannot take a response yet).
 private func queue(_ response: HTTPResponseMessage, on connection: OpaquePointer, state: RequestState,
-                   closeConnection: Bool) -> Bool {
+                   handler: RequestHandler, closeConnection: Bool) -> Bool {
     let made = response.body.withUnsafeBytes { buf in
         MHD_create_response_from_buffer(buf.count, UnsafeMutableRawPointer(mutating: buf.baseAddress),
                                         .RESPMEM_MUST_COPY)
@@ -43,6 +43,7 @@ private func queue(_ response: HTTPResponseMessage, on connection: OpaquePointer
     guard MHD_queue_response(connection, UInt32(response.status), r) == .YES else { return false }
     state.responseQueued = true
     state.status = response.status
+    handler.responded(state)
     return true
 }
 
@@ -59,7 +60,7 @@ let accessHandlerCallback: MHD_AccessHandlerCallback = { cls, connection, url, m
         if let early = state.earlyResponse {
             // The body (if any) will not be read: close the connection after answering.
             let hasBody = state.headers["content-length"].map { $0 != "0" } ?? (state.headers["transfer-encoding"] != nil)
-            return queue(early, on: connection, state: state, closeConnection: hasBody) ? .YES : .NO
+            return queue(early, on: connection, state: state, handler: handler, closeConnection: hasBody) ? .YES : .NO
         }
         return .YES
     }
@@ -81,7 +82,7 @@ let accessHandlerCallback: MHD_AccessHandlerCallback = { cls, connection, url, m
     // Final call: the whole body is in.
     if state.responseQueued { return .YES }
     let response = handler.respond(state)
-    return queue(response, on: connection, state: state, closeConnection: false) ? .YES : .NO
+    return queue(response, on: connection, state: state, handler: handler, closeConnection: false) ? .YES : .NO
 }
 
 let requestCompletedCallback: MHD_RequestCompletedCallback = { cls, _, context, reason in

@@ -116,12 +116,24 @@ final class RequestHandler: Sendable {
         }
     }
 
+    /// Right after a response is queued: metrics and the access log are written now, so
+    /// that they are up to date by the time the client has read its answer.
+    func responded(_ state: RequestState) {
+        record(state, status: state.status)
+    }
+
     /// Completion callback: the connection is done with this request (answered, timed
-    /// out, aborted or shut down).
+    /// out, aborted or shut down). Requests that never got a response are recorded here,
+    /// with status 0 and the reason as outcome.
     func complete(_ state: RequestState, endedEarly reason: String?) {
         inFlight.subtract(1, ordering: .relaxed)
-        let status = state.responseQueued ? state.status : 0
-        if !state.responseQueued { state.outcome = reason ?? "aborted" }
+        if !state.responseQueued {
+            state.outcome = reason ?? "aborted"
+            record(state, status: 0)
+        }
+    }
+
+    private func record(_ state: RequestState, status: Int) {
         let seconds = (ContinuousClock.now - state.started).seconds
         metrics.recordRequest(route: state.route, method: state.method, status: status, seconds: seconds)
         accessLog?.record(AccessLogEntry(

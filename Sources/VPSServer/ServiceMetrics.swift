@@ -57,7 +57,7 @@ final class ServiceMetrics: Sendable {
         for (k, v) in s.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
             out += "arcloud_http_requests_total{route=\"\(k.route)\",method=\"\(k.method)\",status=\"\(k.status)\"} \(v)\n"
         }
-        out += "# HELP arcloud_http_request_duration_seconds Time from request headers to completion.\n"
+        out += "# HELP arcloud_http_request_duration_seconds Time from request headers to the response being queued (or the connection ending).\n"
         out += "# TYPE arcloud_http_request_duration_seconds histogram\n"
         for (route, h) in s.durations.sorted(by: { $0.key < $1.key }) {
             for (i, b) in Self.buckets.enumerated() {

@@ -28,6 +28,15 @@ public struct CandidateLists: Sendable, Hashable {
         for l in lists { append(l) }
     }
 
+    /// Adopts lists already in CSR layout (as `vc_projection_search` writes them).
+    /// Returns nil unless `offsets` starts at 0, never decreases and ends at `indices.count`.
+    public init?(offsets: [Int32], indices: [Int32]) {
+        guard offsets.first == 0, offsets.last == Int32(indices.count),
+              zip(offsets, offsets.dropFirst()).allSatisfy({ $0 <= $1 }) else { return nil }
+        self.offsets = offsets
+        self.indices = indices
+    }
+
     /// Adds the candidate list of the next query.
     public mutating func append(_ candidates: some Sequence<Int>) {
         for c in candidates { indices.append(Int32(truncatingIfNeeded: c)) }

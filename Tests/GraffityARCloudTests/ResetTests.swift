@@ -106,3 +106,26 @@ struct ResetTests {
         #expect(sdk.state == .vps(.localized(sectionId: "garden")))
     }
 }
+
+@MainActor
+@Suite("Reset in real time")
+struct RealtimeResetTests {
+    @Test("reset pauses a real-time replay, drops the request in flight, and the replay resumes")
+    func pausesAndResumes() async throws {
+        let backend = ScriptedBackend([.hold, .fix(1)])
+        let (sdk, host) = try Fixtures.make(backend, interval: .seconds(10), clock: .realtime, frames: 10)
+        try await host.loadView()
+        await backend.waitForRequests(1)
+
+        try await sdk.reset()
+        #expect(backend.cancellations == 1)
+        try await host.runToEnd()
+        #expect(host.isReplayFinished)
+        // The fix is requested again on the first frame after the reset (which frame that
+        // is depends on real time; that there is one does not).
+        #expect(backend.requestCount == 2)
+        #expect(backend.requests.first?.frameId == "f0")
+        #expect(sdk.state == .vps(.localized(sectionId: "hall")))
+        backend.release(.success(Fixtures.fix(0, section: "stale")))
+    }
+}

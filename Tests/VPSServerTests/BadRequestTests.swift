@@ -46,7 +46,7 @@ import VPSServer
         let c = try RawConnection(port: f.server.port)
         c.send(localizePost(token: f.allMaps, contentType: "multipart/form-data; boundary=\(boundary)",
                             body: [], contentLength: 10_000_000))
-        let (text, _) = c.readResponse(timeout: 5)
+        let (text, _) = c.readResponse(timeout: 30)
         let r = try #require(RawResponse(text))
         expectError(r, 413, "body_too_large", mentioning: "10000000")
         #expect(f.engine.calls.load(ordering: .relaxed) == 0)
@@ -69,7 +69,7 @@ import VPSServer
         let c = try startChunkedUpload()
         for _ in 0..<8 { c.send(chunk(16 * 1024)) }            // 2x the limit
         c.send("0\r\n\r\n")
-        let (text, _) = c.readResponse(timeout: 5)
+        let (text, _) = c.readResponse(timeout: 30)
         expectError(try #require(RawResponse(text)), 413, "body_too_large")
         #expect(f.engine.calls.load(ordering: .relaxed) == 0)
     }
@@ -80,7 +80,7 @@ import VPSServer
         let c = try startChunkedUpload()
         var sent = 0
         while sent < 8 << 20, c.send(chunk(64 * 1024)) { sent += 64 * 1024 }
-        let (_, closed) = c.readResponse(timeout: 5)
+        let (_, closed) = c.readResponse(timeout: 30)
         #expect(sent < 8 << 20 || closed)
         #expect(sent <= 2 * 64 * 1024 + (1 << 20) + 4 * 64 * 1024 + (4 << 20))   // cut off near the allowance (socket buffers aside)
     }

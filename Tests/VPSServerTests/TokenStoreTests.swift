@@ -75,3 +75,16 @@ import VPSServer
         for bad in ["", "h", "0h", "-1h", "1.5h", "12", "3y"] { #expect(TokenStore.parseLifetime(bad) == nil) }
     }
 }
+
+@Suite struct AccessLogEntryTests {
+    @Test func jsonLineIsValidJSONInAFixedOrderAndEscapes() throws {
+        let e = AccessLogEntry(time: "2026-01-01T00:00:00.000Z", method: "GET", route: "/v1/maps/{id}/scene",
+                               status: 404, latencyMs: 1.25, map: "we\"ird\n\u{1}map", outcome: "unknown_map",
+                               client: nil, bytesIn: 0)
+        let line = e.jsonLine
+        #expect(line.hasPrefix(#"{"time":"2026-01-01T00:00:00.000Z","method":"GET","route":"/v1/maps/{id}/scene","status":404"#))
+        #expect(!line.contains("\n"))
+        let back = try JSONDecoder().decode(AccessLogEntry.self, from: Data(line.utf8))
+        #expect(back == e)
+    }
+}

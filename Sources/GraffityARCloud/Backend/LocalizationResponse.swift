@@ -12,14 +12,14 @@ public enum LocalizationResponse: Sendable, Hashable {
 public struct LocalizationFix: Sendable, Hashable {
     /// `T_map_camera` of the frame that was sent.
     public var pose: Pose
-    /// The map section the camera is in.
+    /// The map section the camera is in; empty when the map has no section there.
     public var sectionId: String
     /// Inlier 2D–3D correspondences supporting the pose.
     public var inliers: Int
-    /// RMS reprojection error of the inliers, in pixels.
-    public var reprojectionError: Double
+    /// RMS reprojection error of the inliers, in pixels, when reported.
+    public var reprojectionError: Double?
 
-    public init(pose: Pose, sectionId: String, inliers: Int, reprojectionError: Double) {
+    public init(pose: Pose, sectionId: String, inliers: Int, reprojectionError: Double? = nil) {
         self.pose = pose; self.sectionId = sectionId
         self.inliers = inliers; self.reprojectionError = reprojectionError
     }

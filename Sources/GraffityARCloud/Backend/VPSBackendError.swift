@@ -24,6 +24,8 @@ public enum VPSBackendError: Error, Sendable, Hashable, CustomStringConvertible 
     case rejected(status: Int, message: String)
     /// The service answered something this client cannot understand.
     case invalidResponse(String)
+    /// The request could not be sent at all (a malformed server URL or token, say).
+    case invalidRequest(String)
     /// The backend cannot serve at all in this build or configuration (for example the
     /// embedded localizer before it is linked in).
     case unavailable(String)
@@ -35,8 +37,8 @@ public enum VPSBackendError: Error, Sendable, Hashable, CustomStringConvertible 
     public var isTransient: Bool {
         switch self {
         case .connectionFailed, .timedOut, .serverError, .throttled: return true
-        case .unauthorized, .forbidden, .mapNotFound, .rejected, .invalidResponse, .unavailable,
-             .retriesExhausted:
+        case .unauthorized, .forbidden, .mapNotFound, .rejected, .invalidResponse, .invalidRequest,
+             .unavailable, .retriesExhausted:
             return false
         }
     }
@@ -65,6 +67,7 @@ public enum VPSBackendError: Error, Sendable, Hashable, CustomStringConvertible 
         case .mapNotFound(let id): return "map '\(id)' not found"
         case .rejected(let s, let m): return "request rejected (\(s)): \(m)"
         case .invalidResponse(let m): return "invalid response: \(m)"
+        case .invalidRequest(let m): return "invalid request: \(m)"
         case .unavailable(let m): return "backend unavailable: \(m)"
         case .retriesExhausted(let n, let last): return "gave up after \(n) attempts; last: \(last)"
         }

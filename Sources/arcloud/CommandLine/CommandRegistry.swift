@@ -2,9 +2,15 @@
 /// Add a command here: one line, its type in `Commands/`.
 let allCommands: [any Command.Type] = [
     VersionCommand.self,
+    LocalizeCommand.self,
     DatasetValidateCommand.self,
     MapBuildCommand.self,
     MapInspectCommand.self,
     MapSceneExportCommand.self,
     MapSceneImportCommand.self,
+    ServeCommand.self,
+    BenchServeCommand.self,
+    TokenCreateCommand.self,
+    TokenListCommand.self,
+    TokenRevokeCommand.self,
 ]

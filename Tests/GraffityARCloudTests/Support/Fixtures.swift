@@ -10,6 +10,19 @@ struct StubImages: FrameImageSource {
     }
 }
 
+/// Frame images for tests against the HTTP service: a PNG signature and IHDR chunk of the
+/// camera's size, enough for the service's header check. The stub engine never decodes it.
+struct PNGHeaderImages: FrameImageSource {
+    var width = Fixtures.camera.width, height = Fixtures.camera.height
+
+    func image(for frame: RecordedSession.Frame) throws -> EncodedImage {
+        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+        let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + Array("IHDR".utf8)
+            + be32(width) + be32(height) + [8, 2, 0, 0, 0] + [0, 0, 0, 0]
+        return EncodedImage(format: .png, data: Data(bytes))
+    }
+}
+
 enum Fixtures {
     static let camera = CameraIntrinsics(width: 640, height: 480, fx: 500, fy: 500, cx: 320, cy: 240)
 

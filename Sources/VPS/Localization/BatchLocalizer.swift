@@ -1,0 +1,74 @@
+import Foundation
+import Geometry
+import Synchronization
+
+/// Localizes every frame of a recorded session on all cores.
+///
+/// Single-shot mode hands frames to workers one at a time. Tracking mode needs the
+/// previous result, so the session is cut into one contiguous run of frames per worker;
+/// each run starts single-shot and then tracks.
+public struct BatchLocalizer: Sendable {
+    public var localizer: Localizer
+    public var mode: LocalizationMode
+    /// Worker threads; defaults to the number of active cores.
+    public var workers: Int
+
+    public init(localizer: Localizer, mode: LocalizationMode = .singleShot,
+                workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.localizer = localizer; self.mode = mode; self.workers = max(1, workers)
+    }
+
+    /// Localizes `session` (stored in `directory`). `progress` is called after each frame
+    /// with the number done, from worker threads. Returns outcomes in frame order and the
+    /// wall-clock seconds the run took.
+    public func run(_ session: RecordedSession, in directory: URL,
+                    progress: (@Sendable (Int) -> Void)? = nil) throws -> (outcomes: [FrameOutcome], wallSeconds: Double) {
+        let frames = session.frames
+        let workerCount = min(workers, max(frames.count, 1))
+        let pool = try (0..<workerCount).map { i in i == 0 ? localizer : try localizer.makeWorker() }
+        let results = Mutex([FrameOutcome?](repeating: nil, count: frames.count))
+        let done = Atomic<Int>(0)
+        let start = DispatchTime.now().uptimeNanoseconds
+        let camera = session.camera
+
+        @Sendable func localize(_ i: Int, with worker: Localizer, prior: Pose?) -> FrameOutcome {
+            let frame = frames[i]
+            let result: LocalizationResult
+            do {
+                let bytes = try [UInt8](Data(contentsOf: RecordedSession.imageURL(of: frame, in: directory)))
+                result = try worker.localize(encoded: bytes, intrinsics: camera, prior: prior)
+            } catch {
+                result = LocalizationResult(status: .rejected, reason: "\(error)")
+            }
+            let outcome = FrameOutcome(frameId: frame.id, timestamp: frame.timestamp, result: result, groundTruth: frame.pose)
+            results.withLock { $0[i] = outcome }
+            progress?(done.add(1, ordering: .relaxed).newValue)
+            return outcome
+        }
+
+        switch mode {
+        case .singleShot:
+            let next = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: workerCount) { w in
+                while true {
+                    let i = next.add(1, ordering: .relaxed).oldValue
+                    if i >= frames.count { break }
+                    _ = localize(i, with: pool[w], prior: nil)
+                }
+            }
+        case .tracking:
+            let runLength = (frames.count + workerCount - 1) / workerCount
+            DispatchQueue.concurrentPerform(iterations: workerCount) { w in
+                var tracker = OdometryTracker()
+                for i in (w * runLength)..<min((w + 1) * runLength, frames.count) {
+                    let prior = tracker.predict(odometry: frames[i].odometry)
+                    let outcome = localize(i, with: pool[w], prior: prior)
+                    tracker.update(fix: outcome.result.pose, odometry: frames[i].odometry)
+                }
+            }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let outcomes = results.withLock { $0.compactMap { $0 } }
+        return (outcomes, seconds)
+    }
+}

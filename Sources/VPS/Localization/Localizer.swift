@@ -1,0 +1,217 @@
+import Foundation
+import Geometry
+import Vision
+
+/// Finds where a camera is in a map from one image.
+///
+/// Pipeline per frame: decode → ORB → 2D–3D candidates (vocabulary nodes in single-shot
+/// mode, or projection of map points with a pose prior in tracking mode) → Hamming
+/// matching with a ratio test → Lambda Twist P3P in LO-RANSAC → a second, guided pass
+/// that projects the map with the first pose to gather more matches → robust LM → accept
+/// or reject by inlier count, inlier ratio and reprojection error.
+///
+/// Matching goes straight from image features to map points through the vocabulary
+/// (as in Sattler et al.'s Active Search) instead of first retrieving keyframes: it skips
+/// a retrieval stage and its recall loss, and costs a few thousand Hamming distances.
+///
+/// Thread safety: `localize` may be called from any thread; calls on one localizer
+/// serialise on its ORB extractor. For parallel work make one localizer per worker with
+/// `makeWorker()`: workers share the map and its index, not their scratch buffers.
+public final class Localizer: Sendable {
+    public let map: VPSMap
+    public let options: LocalizerOptions
+    private let index: CandidateIndex
+    private let vocabulary: Vocabulary
+    private let extractor: ORBExtractor
+
+    /// Prepares `map` for localization (builds the candidate index: a few ms per 100k points).
+    public convenience init(map: VPSMap, options: LocalizerOptions = LocalizerOptions()) throws {
+        guard let vocabulary = map.vocabulary, map.points.count >= 4 else {
+            throw LocalizationError.emptyMap(map.metadata.name)
+        }
+        let depth = options.candidateDepth ?? max(1, vocabulary.depth - 1)
+        self.init(map: map, options: options, vocabulary: vocabulary,
+                  index: CandidateIndex(map: map, vocabulary: vocabulary, depth: min(depth, vocabulary.depth)),
+                  extractor: try ORBExtractor(options: options.orb))
+    }
+
+    private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, index: CandidateIndex,
+                 extractor: ORBExtractor) {
+        self.map = map; self.options = options; self.vocabulary = vocabulary
+        self.index = index; self.extractor = extractor
+    }
+
+    /// Another localizer over the same map and index with its own scratch buffers.
+    public func makeWorker() throws -> Localizer {
+        Localizer(map: map, options: options, vocabulary: vocabulary, index: index,
+                  extractor: try ORBExtractor(options: options.orb))
+    }
+
+    /// Localizes an encoded image (JPEG or PNG).
+    /// - Parameter prior: `T_map_camera` predicted by tracking, or nil for single-shot.
+    /// - Throws: `LocalizationError` for input it cannot work with.
+    public func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose? = nil) throws -> LocalizationResult {
+        if let why = intrinsics.problem { throw LocalizationError.invalidIntrinsics(why) }
+        var watch = Stopwatch()
+        let image: GrayImage
+        do { image = try GrayImage(decoding: bytes, maxPixels: options.maxImagePixels) } catch {
+            throw LocalizationError.image(error)
+        }
+        let decode = watch.lap()
+        var result = try localize(image: image, intrinsics: intrinsics, prior: prior)
+        result.timings.decode = decode
+        result.timings.total += decode
+        return result
+    }
+
+    /// Localizes a decoded gray image.
+    public func localize(image: GrayImage, intrinsics: CameraIntrinsics, prior: Pose? = nil) throws -> LocalizationResult {
+        if let why = intrinsics.problem { throw LocalizationError.invalidIntrinsics(why) }
+        guard image.width == intrinsics.width, image.height == intrinsics.height else {
+            throw LocalizationError.imageSizeMismatch(image: (image.width, image.height),
+                                                      intrinsics: (intrinsics.width, intrinsics.height))
+        }
+        var timings = StageTimings()
+        var watch = Stopwatch()
+        let features: FeatureSet
+        let keypoints: [Keypoint]
+        do {
+            features = try extractor.extract(image)
+            keypoints = intrinsics.distortion.isEmpty ? features.keypoints : try intrinsics.undistort(features.keypoints)
+        } catch { throw LocalizationError.image(error) }
+        timings.extract = watch.lap()
+
+        var attempt: Attempt?
+        var usedPrior = false
+        if let prior, let a = try guidedAttempt(features, keypoints, intrinsics, around: CameraFromWorld(prior),
+                                                search: options.priorSearch, timings: &timings),
+           accepts(a) {
+            attempt = a
+            usedPrior = true
+        }
+        if attempt == nil {
+            attempt = try globalAttempt(features, keypoints, intrinsics, timings: &timings)
+        }
+        // Second pass: the first pose predicts where every map point should appear, which
+        // finds matches the vocabulary missed and tightens the final pose.
+        if let first = attempt, first.estimate != nil {
+            var inner = StageTimings()
+            if let second = try guidedAttempt(features, keypoints, intrinsics, around: first.estimate!.cameraFromWorld,
+                                              search: options.refineSearch, timings: &inner),
+               second.inliers >= first.inliers {
+                attempt = second
+            }
+            timings.refine = inner.retrieve + inner.match + inner.solve
+        }
+        timings.total = timings.extract + timings.retrieve + timings.match + timings.solve + timings.refine
+        return decide(attempt, usedPrior: usedPrior, timings: timings)
+    }
+
+    // MARK: - Stages
+
+    /// The outcome of one candidate search + match + robust solve.
+    private struct Attempt {
+        var estimate: PoseEstimate?
+        var matches: [DescriptorMatch]
+        var inliers: Int { estimate?.inlierCount ?? 0 }
+    }
+
+    private func globalAttempt(_ features: FeatureSet, _ keypoints: [Keypoint], _ camera: CameraIntrinsics,
+                               timings: inout StageTimings) throws -> Attempt {
+        var watch = Stopwatch()
+        let nodes = features.descriptors.withUnsafeBytes { vocabulary.quantize($0, nodeDepth: index.depth).nodes }
+        let lists = index.candidates(forNodes: nodes)
+        timings.retrieve += watch.lap()
+        let matcher = DescriptorMatcher(ratio: options.globalRatio)
+        let matches = try matcher.match(query: features.descriptors, train: map.points.descriptors, candidates: lists)
+        timings.match += watch.lap()
+        let estimate = solve(matches, keypoints, camera)
+        timings.solve += watch.lap()
+        return Attempt(estimate: estimate, matches: matches)
+    }
+
+    private func guidedAttempt(_ features: FeatureSet, _ keypoints: [Keypoint], _ camera: CameraIntrinsics,
+                               around pose: CameraFromWorld, search: ProjectionSearch,
+                               timings: inout StageTimings) throws -> Attempt? {
+        var watch = Stopwatch()
+        let lists = try search.candidates(prior: pose, camera: camera, worldPoints: map.points.positions,
+                                          keypoints: keypoints)
+        timings.retrieve += watch.lap()
+        let matcher = DescriptorMatcher(ratio: options.guidedRatio, maxDistance: options.guidedMaxDistance)
+        let matches = try matcher.match(query: features.descriptors, train: map.points.descriptors, candidates: lists)
+        timings.match += watch.lap()
+        guard matches.count >= options.minInliers else { return nil }
+        let estimate = solve(matches, keypoints, camera)
+        timings.solve += watch.lap()
+        return Attempt(estimate: estimate, matches: matches)
+    }
+
+    private func solve(_ matches: [DescriptorMatch], _ keypoints: [Keypoint], _ camera: CameraIntrinsics) -> PoseEstimate? {
+        guard matches.count >= 4 else { return nil }
+        let pixels = matches.map { keypoints[$0.query].position }
+        let world = matches.map { map.points.position($0.train) }
+        return try? AbsolutePoseEstimator(options: options.ransac).estimate(pixels: pixels, worldPoints: world, camera: camera)
+    }
+
+    private func accepts(_ a: Attempt) -> Bool { rejection(a) == nil }
+
+    /// Why an attempt fails acceptance, or nil when it passes.
+    private func rejection(_ a: Attempt?) -> String? {
+        guard let a, let e = a.estimate else {
+            return "no pose: \(a?.matches.count ?? 0) tentative matches"
+        }
+        if e.inlierCount < options.minInliers {
+            return "too few inliers (\(e.inlierCount) < \(options.minInliers))"
+        }
+        let ratio = Double(e.inlierCount) / Double(max(a.matches.count, 1))
+        if ratio < options.minInlierRatio {
+            return String(format: "inlier ratio %.2f below %.2f", ratio, options.minInlierRatio)
+        }
+        if e.rmsError > options.maxReprojectionError {
+            return String(format: "reprojection error %.2f px above %.2f px", e.rmsError, options.maxReprojectionError)
+        }
+        return nil
+    }
+
+    private func decide(_ a: Attempt?, usedPrior: Bool, timings: StageTimings) -> LocalizationResult {
+        let matches = a?.matches.count ?? 0
+        if let why = rejection(a) {
+            return LocalizationResult(status: .rejected, inliers: a?.inliers ?? 0, matches: matches,
+                                      reprojectionError: a?.estimate?.rmsError ?? 0, reason: why,
+                                      usedPrior: usedPrior, timings: timings)
+        }
+        let e = a!.estimate!
+        return LocalizationResult(status: .localized, pose: e.pose,
+                                  sectionId: majoritySection(a!.matches, inliers: e.inliers) ?? sectionContaining(e.pose.center),
+                                  inliers: e.inlierCount, matches: matches, reprojectionError: e.rmsError,
+                                  usedPrior: usedPrior, timings: timings)
+    }
+
+    /// The section most inlier points belong to.
+    private func majoritySection(_ matches: [DescriptorMatch], inliers: [Bool]) -> String? {
+        var votes: [Int32: Int] = [:]
+        for (m, ok) in zip(matches, inliers) where ok {
+            let s = map.points.sections[m.train]
+            if s >= 0 { votes[s, default: 0] += 1 }
+        }
+        guard let best = votes.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }) else { return nil }
+        let i = Int(best.key)
+        return i < map.scene.sections.count ? map.scene.sections[i].id : nil
+    }
+
+    private func sectionContaining(_ p: SIMD3<Double>) -> String? {
+        map.scene.sections.first { $0.contains(p) }?.id
+    }
+}
+
+/// Milliseconds between laps, on the monotonic clock.
+struct Stopwatch {
+    private var last = DispatchTime.now().uptimeNanoseconds
+
+    /// Milliseconds since the previous lap (or creation), and starts the next lap.
+    mutating func lap() -> Double {
+        let now = DispatchTime.now().uptimeNanoseconds
+        defer { last = now }
+        return Double(now - last) / 1e6
+    }
+}

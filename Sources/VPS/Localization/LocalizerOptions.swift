@@ -1,0 +1,33 @@
+import Vision
+
+/// Tuning of the localizer. The defaults are what the shipped benchmarks and tests use.
+public struct LocalizerOptions: Sendable, Hashable {
+    /// ORB on the query image.
+    public var orb = ORBOptions(featureCount: 1000)
+    /// Lowe ratio for global (vocabulary) matching.
+    public var globalRatio: Float = 0.8
+    /// Vocabulary depth whose nodes group candidate points for global matching; nil means
+    /// one level above the leaves (about 30 candidates per feature on a 30k-point map:
+    /// better recall than exact words, still a tiny fraction of the map).
+    public var candidateDepth: Int? = nil
+    /// Guided matching by projecting map points with a pose (tracking prior, or the
+    /// first estimate in the second pass).
+    public var priorSearch = ProjectionSearch(radius: 20, maxCandidatesPerKeypoint: 8)
+    public var refineSearch = ProjectionSearch(radius: 6, maxCandidatesPerKeypoint: 4)
+    /// Lowe ratio for guided matching (candidates are already few and near).
+    public var guidedRatio: Float = 0.9
+    /// Guided matches farther than this Hamming distance are dropped.
+    public var guidedMaxDistance = 80
+    /// Robust pose solve.
+    public var ransac = RansacOptions(threshold: 4, confidence: 0.999, maxIterations: 1000)
+    /// Acceptance: at least this many inliers…
+    public var minInliers = 30
+    /// …making up at least this fraction of the tentative matches…
+    public var minInlierRatio = 0.15
+    /// …with at most this RMS reprojection error (pixels).
+    public var maxReprojectionError = 2.5
+    /// Images larger than this many pixels are refused before decoding.
+    public var maxImagePixels = 40_000_000
+
+    public init() {}
+}

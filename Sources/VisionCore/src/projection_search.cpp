@@ -1,0 +1,102 @@
+// Guided candidate search by projection (see vc_projection_search.h).
+#include "vc_projection_search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <new>
+#include <vector>
+
+namespace {
+
+struct Hit {
+    float d2;
+    int32_t point;
+};
+
+// Per-thread scratch so repeated calls do not allocate once warmed up.
+struct Scratch {
+    std::vector<int32_t> cell_start, cell_items;
+    std::vector<std::vector<Hit>> hits;
+};
+
+thread_local Scratch scratch;
+
+}  // namespace
+
+extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double *R, const double *t,
+                                          const double *pts, int32_t n_points, const float *kps,
+                                          int32_t n_kp, int32_t width, int32_t height,
+                                          const vc_projection_search_options *o, int32_t *offsets,
+                                          int32_t *candidates, int32_t capacity, int32_t *count) {
+    if (!camera || !R || !t || !o || !offsets || !count || n_points < 0 || n_kp < 0 || width <= 0 ||
+        height <= 0 || !(o->radius_px > 0) || o->max_per_keypoint <= 0 || capacity < 0)
+        return VC_ERR_INVALID_ARGUMENT;
+    if ((n_points > 0 && !pts) || (n_kp > 0 && !kps) || (capacity > 0 && !candidates)) return VC_ERR_INVALID_ARGUMENT;
+    try {
+        // Bucket keypoints into a grid of radius-sized cells: a projected point only
+        // visits the 3x3 cells around it.
+        const double cell = o->radius_px;
+        const int gw = int(std::ceil(width / cell)) + 1, gh = int(std::ceil(height / cell)) + 1;
+        auto &cs = scratch.cell_start;
+        auto &ci = scratch.cell_items;
+        cs.assign(size_t(gw) * gh + 1, 0);
+        ci.resize(size_t(n_kp));
+        auto cell_of = [&](float x, float y) -> int {
+            int cx = std::clamp(int(x / cell), 0, gw - 1), cy = std::clamp(int(y / cell), 0, gh - 1);
+            return cy * gw + cx;
+        };
+        for (int32_t k = 0; k < n_kp; ++k) cs[cell_of(kps[2 * k], kps[2 * k + 1]) + 1]++;
+        for (size_t c = 1; c < cs.size(); ++c) cs[c] += cs[c - 1];
+        {
+            std::vector<int32_t> &fill = scratch.cell_items;  // reuse: fill positions below
+            std::vector<int32_t> pos(cs.begin(), cs.end() - 1);
+            for (int32_t k = 0; k < n_kp; ++k) fill[pos[cell_of(kps[2 * k], kps[2 * k + 1])]++] = k;
+        }
+        auto &hits = scratch.hits;
+        if (hits.size() < size_t(n_kp)) hits.resize(size_t(n_kp));
+        for (int32_t k = 0; k < n_kp; ++k) hits[k].clear();
+
+        const double r2 = o->radius_px * o->radius_px;
+        for (int32_t i = 0; i < n_points; ++i) {
+            const double X = pts[3 * i], Y = pts[3 * i + 1], Z = pts[3 * i + 2];
+            const double z = R[6] * X + R[7] * Y + R[8] * Z + t[2];
+            if (z < o->min_depth || z > o->max_depth) continue;
+            const double x = R[0] * X + R[1] * Y + R[2] * Z + t[0];
+            const double y = R[3] * X + R[4] * Y + R[5] * Z + t[1];
+            const double u = camera->fx * x / z + camera->cx, v = camera->fy * y / z + camera->cy;
+            if (u < -o->radius_px || v < -o->radius_px || u >= width + o->radius_px || v >= height + o->radius_px)
+                continue;
+            const int cx = int(u / cell), cy = int(v / cell);
+            for (int gy = std::max(cy - 1, 0); gy <= std::min(cy + 1, gh - 1); ++gy) {
+                for (int gx = std::max(cx - 1, 0); gx <= std::min(cx + 1, gw - 1); ++gx) {
+                    const int c = gy * gw + gx;
+                    for (int32_t j = cs[c]; j < cs[c + 1]; ++j) {
+                        const int32_t k = ci[j];
+                        const double du = kps[2 * k] - u, dv = kps[2 * k + 1] - v;
+                        const double d2 = du * du + dv * dv;
+                        if (d2 <= r2) hits[k].push_back({float(d2), i});
+                    }
+                }
+            }
+        }
+        int32_t written = 0;
+        offsets[0] = 0;
+        for (int32_t k = 0; k < n_kp; ++k) {
+            auto &h = hits[k];
+            if (int32_t(h.size()) > o->max_per_keypoint) {
+                std::nth_element(h.begin(), h.begin() + o->max_per_keypoint, h.end(),
+                                 [](const Hit &a, const Hit &b) { return a.d2 < b.d2; });
+                h.resize(size_t(o->max_per_keypoint));
+            }
+            if (written + int32_t(h.size()) > capacity) return VC_ERR_INVALID_ARGUMENT;
+            for (const Hit &hit : h) candidates[written++] = hit.point;
+            offsets[k + 1] = written;
+        }
+        *count = written;
+        return VC_OK;
+    } catch (const std::bad_alloc &) {
+        return VC_ERR_OUT_OF_MEMORY;
+    } catch (...) {
+        return VC_ERR_INTERNAL;
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import VPS
+
+struct LocalizeCommand: Command {
+    static let name = "localize"
+    static let summary = "Localize every frame of a recorded session against a map (batch, all cores)"
+    static let help = """
+        USAGE: arcloud localize --map <file.vpsmap> <session dir> [--mode single-shot|tracking]
+                                [--out <dir>] [--workers N] [--features N]
+
+        Localizes every frame of a recorded session with the embedded localizer, on all
+        cores, and writes into the output folder:
+          results.jsonl     one JSON object per frame (status, pose, section, inliers, error, timings)
+          trajectory.tum    the estimated trajectory (TUM format: evo reads it)
+          groundtruth.tum   the session's ground truth, when it has one
+          summary.json      success rate, errors against ground truth, ATE, speed, latency
+          report.html       self-contained report: top-down trajectory, error over time, latency
+        The summary also prints to standard output.
+
+        OPTIONS:
+          --map <file>       The map (.vpsmap) to localize against (required)
+          --mode <mode>      single-shot (each frame alone, default) or tracking (previous
+                             result + device odometry as a prior, single-shot fallback)
+          --out <dir>        Output folder (default: out/<session name>)
+          --workers <N>      Worker threads (default: all cores)
+          --features <N>     ORB features per frame (default: 1000)
+
+        EXAMPLE:
+          arcloud localize --map Maps/gallery.vpsmap Datasets/gallery-query-walk
+        """
+    static let options: Set<String> = ["map", "mode", "out", "workers", "features"]
+    static let switches: Set<String> = []
+
+    static func run(_ args: Arguments) async throws -> Int32 {
+        let mapPath = try args.require("map")
+        let sessionPath = try args.positional(0, "session dir")
+        try args.noExtraPositionals(beyond: 1)
+        guard let mode = LocalizationMode(rawValue: try args.choice("mode", LocalizationMode.allCases.map(\.rawValue),
+                                                                    default: LocalizationMode.singleShot.rawValue)) else {
+            throw UsageError("bad --mode")
+        }
+        let workers = try args.int("workers", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256)
+        var options = LocalizerOptions()
+        options.orb.featureCount = try args.int("features", default: options.orb.featureCount, range: 100...20000)
+
+        let sessionURL = URL(fileURLWithPath: sessionPath)
+        let session = try RecordedSession.load(from: sessionURL)
+        let map = try VPSMap.load(from: mapPath)
+        let localizer = try Localizer(map: map, options: options)
+        let out = URL(fileURLWithPath: args.value("out") ?? "out/\(session.name)")
+
+        let progress = ProgressReporter(label: "localize \(session.name)", total: session.frames.count)
+        let batch = BatchLocalizer(localizer: localizer, mode: mode, workers: workers)
+        let (outcomes, seconds) = try batch.run(session, in: sessionURL.hasDirectoryPath || sessionURL.pathExtension != "json"
+                                                ? sessionURL : sessionURL.deletingLastPathComponent()) { progress.update($0) }
+        let summary = AccuracySummary(outcomes: outcomes, wallSeconds: seconds)
+        let report = BatchReport(sessionName: session.name, mapName: map.metadata.name, mode: mode.rawValue,
+                                 outcomes: outcomes, summary: summary)
+        try report.write(to: out)
+        print("session \(session.name) against map \(map.metadata.name), mode \(mode.rawValue), \(workers) workers")
+        print(summary.text)
+        print("wrote \(out.path)/{\(BatchReport.File.results),\(BatchReport.File.trajectory),\(BatchReport.File.summary),\(BatchReport.File.report)}")
+        return 0
+    }
+}

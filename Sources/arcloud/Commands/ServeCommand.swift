@@ -1,0 +1,102 @@
+import Dispatch
+import Foundation
+import VPS
+import VPSServer
+
+struct ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "Run the VPS HTTP service (localize, maps, scenes, health, metrics)"
+    static let help = """
+        USAGE: arcloud serve --maps <dir> --db <tokens-file> [--host 127.0.0.1] [--port 8080]
+                             [--threads N] [--max-connections 256] [--timeout 15]
+                             [--max-body-mb 16] [--cache-maps 4] [--access-log <file>|-]
+
+        Serves the maps in <dir> (files <id>.vpsmap) over HTTP:
+          POST /v1/localize           multipart: `image` (JPEG/PNG) + `request` (JSON)
+          GET  /v1/maps               maps the token may use
+          GET  /v1/maps/{id}/scene    sections, AR objects, navigation graph
+          GET  /healthz, GET /metrics (no token needed; Prometheus text format)
+        /v1 routes need `Authorization: Bearer <token>` with a token from
+        `arcloud token create --db <tokens-file>`.
+
+        Prints the bound URL on start. One JSON line per request goes to the access log
+        (stdout by default; never the token). SIGINT or SIGTERM stops gracefully: new
+        connections are refused and in-flight requests finish (up to 10 s).
+
+        OPTIONS:
+          --maps <dir>            Directory of .vpsmap files (required)
+          --db <file>             Token file, created when missing (required)
+          --host <address>        IPv4/IPv6 address to bind (default 127.0.0.1)
+          --port <n>              Port; 0 picks a free one (default 8080)
+          --threads <n>           Worker threads (default: twice the cores, at least 4)
+          --max-connections <n>   Open connections at most (default 256)
+          --timeout <seconds>     Close connections idle this long (default 15)
+          --max-body-mb <n>       Largest request body in MiB (default 16)
+          --cache-maps <n>        Maps kept loaded in memory (default 4)
+          --access-log <file>     Append the access log to a file; `-` is stdout (default)
+
+        EXAMPLE:
+          arcloud token create --db tokens.db --name demo
+          arcloud serve --maps Maps --db tokens.db --port 8080
+        """
+    static let options: Set<String> = ["maps", "db", "host", "port", "threads", "max-connections", "timeout",
+                                       "max-body-mb", "cache-maps", "access-log"]
+    static let switches: Set<String> = []
+
+    static func run(_ args: Arguments) async throws -> Int32 {
+        try args.noExtraPositionals(beyond: 0)
+        let mapsDir = try args.require("maps")
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: mapsDir, isDirectory: &isDir), isDir.boolValue else {
+            throw CommandFailure("--maps '\(mapsDir)' is not a directory")
+        }
+        let configuration = VPSServerConfiguration(
+            host: args.value("host") ?? "127.0.0.1",
+            port: UInt16(try args.int("port", default: 8080, range: 0...65535)),
+            threads: try args.int("threads", default: VPSServerConfiguration.defaultThreads, range: 1...256),
+            maxConnections: try args.int("max-connections", default: 256, range: 1...100_000),
+            connectionTimeoutSeconds: try args.int("timeout", default: 15, range: 1...3600),
+            maxBodyBytes: try args.int("max-body-mb", default: 16, range: 1...1024) << 20)
+        let tokens: TokenStore
+        do { tokens = try TokenStore(path: try args.require("db")) } catch {
+            throw CommandFailure("cannot open the token file: \(error)")
+        }
+        let accessLog = try openAccessLog(args.value("access-log") ?? "-")
+        let cache = MapCache(directory: URL(fileURLWithPath: mapsDir, isDirectory: true),
+                             capacity: try args.int("cache-maps", default: 4, range: 1...1000))
+        let engine = MapDirectoryEngine(cache: cache, localize: ProductLocalizer.function)
+        let server = VPSServer(engine: engine, tokens: tokens, configuration: configuration,
+                               accessLog: accessLog, version: arcloudVersion)
+
+        // Signals are delivered to the dispatch sources, not the default handlers.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        do { try server.start() } catch { throw CommandFailure("\(error)") }
+        print("arcloud serve: listening on \(server.baseURL) (\(cache.mapIds().count) maps in \(mapsDir))")
+        fflush(nil)
+
+        // SIGINT/SIGTERM arrive on dispatch sources and are handed over as a stream.
+        let (signals, signalled) = AsyncStream.makeStream(of: String.self)
+        let sources = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { sig, name in
+            let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            s.setEventHandler { signalled.yield(name) }
+            s.resume()
+            return s
+        }
+        var received = signals.makeAsyncIterator()
+        let signalName = await received.next() ?? "signal"
+        withExtendedLifetime(sources) {}
+        FileHandle.standardError.write(Data("arcloud serve: \(signalName): draining \(server.requestsInFlight) request(s) and stopping\n".utf8))
+        server.stop()
+        FileHandle.standardError.write(Data("arcloud serve: stopped\n".utf8))
+        return 0
+    }
+
+    private static func openAccessLog(_ target: String) throws -> AccessLog {
+        if target == "-" { return AccessLog(fileDescriptor: STDOUT_FILENO) }
+        let fd = open(target, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw CommandFailure("cannot open the access log '\(target)': \(String(cString: strerror(errno)))") }
+        return AccessLog(fileDescriptor: fd)
+    }
+}
+
