@@ -4,6 +4,7 @@ let allCommands: [any Command.Type] = [
     VersionCommand.self,
     LocalizeCommand.self,
     DatasetValidateCommand.self,
+    DatasetSynthCommand.self,
     MapBuildCommand.self,
     MapInspectCommand.self,
     MapSceneExportCommand.self,
