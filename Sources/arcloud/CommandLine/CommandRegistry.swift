@@ -4,6 +4,7 @@ let allCommands: [any Command.Type] = [
     VersionCommand.self,
     LocalizeCommand.self,
     DatasetValidateCommand.self,
+    DatasetSynthCommand.self,
     ServeCommand.self,
     BenchServeCommand.self,
     TokenCreateCommand.self,
