@@ -47,7 +47,10 @@ public final class ARSessionHost {
     private let images: any FrameImageSource
     private let frames: [RecordedSession.Frame]
     private var nextFrameIndex = 0
+    /// The last fix carried forward by odometry (`VPS.OdometryTracker`).
     private var tracker = OdometryTracker()
+    /// The last fix itself: the pose of frames without odometry (nothing better is known).
+    private var lastFix: Pose?
     private var lastRequestTime: Duration?
     private var localization: PendingOperation<LocalizationResponse>?
     private var sceneLoad: PendingOperation<SceneContent>?
@@ -154,6 +157,7 @@ public final class ARSessionHost {
         localization?.abandon()
         localization = nil
         tracker.reset()
+        lastFix = nil
         cameraPose = nil
         lastRequestTime = nil
         let sceneReady = scene != nil
@@ -202,9 +206,15 @@ public final class ARSessionHost {
         nextFrameIndex = index + 1
         currentFrameIndex = index
         replayTime = max(replayTime, frameTime(index))
-        cameraPose = tracker.pose(odometry: frame.odometry)
+        cameraPose = trackedPose(odometry: frame.odometry)
         // Navigation progress and scripted actions (issue 8) hook in here, on this clock.
         if vpsRequestIsDue { startLocalization(frameAt: index) }
+    }
+
+    /// `T_map_camera` for a frame with this odometry: the last fix composed with the
+    /// odometry motion since, or the fix itself when either frame has no odometry.
+    private func trackedPose(odometry: Pose?) -> Pose? {
+        tracker.predict(odometry: odometry) ?? lastFix
     }
 
     private var vpsRequestIsDue: Bool {
@@ -241,8 +251,11 @@ public final class ARSessionHost {
         let frame = frames[frameIndex]
         switch outcome {
         case .success(.localized(let fix)):
-            tracker.setFix(fix.pose, odometry: frame.odometry)
-            cameraPose = tracker.pose(odometry: currentFrame?.odometry)
+            // A fix without odometry must not leave an older anchor in place.
+            tracker.reset()
+            tracker.update(fix: fix.pose, odometry: frame.odometry)
+            lastFix = fix.pose
+            cameraPose = trackedPose(odometry: currentFrame?.odometry)
             sdk.update { $0.vpsState = .localized(sectionId: fix.sectionId) }
             sdk.emit(.localization(.localized(frameId: frame.id, sectionId: fix.sectionId,
                                               pose: fix.pose, inliers: fix.inliers)))
