@@ -19,4 +19,5 @@ let allCommands: [any Command.Type] = [
     TokenCreateCommand.self,
     TokenListCommand.self,
     TokenRevokeCommand.self,
+    SimulateCommand.self,
 ]
