@@ -1,0 +1,86 @@
+import Foundation
+import VPS
+
+struct DatasetSynthCommand: Command {
+    static let name = "dataset synth"
+    static let summary = "Render a recorded session of a synthetic textured indoor scene"
+    static let help = """
+        USAGE: arcloud dataset synth <out-dir> [options]
+
+        Renders a walking camera through a procedurally textured scene of connected rooms
+        and corridors (walls with posters and graffiti-like art, floors, ceilings,
+        doorways) and writes a recorded session: session.json (intrinsics, ground-truth
+        poses, drifting device odometry), frames/, and scene.json (planes, sections, AR
+        content, navigation graph). The same options always give byte-identical files.
+
+        OPTIONS:
+          --name NAME          Session name (default: the folder name)
+          --layout NAME        Floor plan: gallery (3 rooms, 2 corridors) | studio (2 rooms)
+                               (default: gallery)
+          --seed N             Scene seed: layout jitter, textures, AR content (default: 1)
+          --session-seed N     Route phases, sensor noise, odometry drift (default: 1)
+          --trajectory ROUTE   mapping | walk | hard | tour (default: mapping)
+                                 mapping: two loops per room looking at every wall
+                                 walk:    rooms in reverse, one loop per room in between
+                                 hard:    fast, shaky, blurred, lights dim half-way
+                                 tour:    a short loop in the first room
+          --frames N           Number of frames, spread evenly in time (default: 150)
+          --size WxH           Image size (default: 640x480)
+          --fov DEG            Horizontal field of view (default: 62)
+          --effects K          Noise, blur, vignetting and exposure strength; 0 = clean
+                               (default: 1)
+          --format jpg|png     Frame image format (default: jpg)
+          --quality Q          JPEG quality 1-100 (default: 85)
+          --textures DIR       Use the .jpg/.png images of DIR (sorted, in turn) as
+                               textures instead of procedural ones
+          --no-ceiling         Leave the ceilings out
+
+        EXAMPLE:
+          arcloud dataset synth out/gallery-mapping --seed 7 --trajectory mapping --frames 150
+        """
+    static let options: Set<String> = ["name", "layout", "seed", "session-seed", "trajectory", "frames", "size",
+                                       "fov", "effects", "format", "quality", "textures"]
+    static let switches: Set<String> = ["no-ceiling"]
+
+    static func run(_ args: Arguments) async throws -> Int32 {
+        try args.noExtraPositionals(beyond: 1)
+        let out = URL(fileURLWithPath: try args.positional(0, "out-dir"), isDirectory: true)
+        var o = SyntheticSessionOptions(name: args.value("name") ?? out.lastPathComponent)
+        o.layout = try args.choice("layout", SceneLayout.presetNames, default: "gallery")
+        o.sceneSeed = try seed(args, "seed")
+        o.sessionSeed = try seed(args, "session-seed")
+        o.route = SyntheticSessionOptions.Route(rawValue: try args.choice(
+            "trajectory", SyntheticSessionOptions.Route.allCases.map(\.rawValue), default: "mapping"))!
+        o.frameCount = try args.int("frames", default: 150, range: 1...100_000)
+        if let size = args.value("size") {
+            let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, (32...8192).contains(parts[0]), (32...8192).contains(parts[1]) else {
+                throw UsageError("option '--size' needs WxH with sides 32...8192, got '\(size)'")
+            }
+            o.width = parts[0]; o.height = parts[1]
+        }
+        o.horizontalFieldOfViewDegrees = try args.double("fov", default: 62)
+        o.effectsStrength = try args.double("effects", default: 1)
+        o.imageFormat = SyntheticSessionOptions.ImageFormat(rawValue: try args.choice("format", ["jpg", "png"], default: "jpg"))!
+        o.jpegQuality = try args.int("quality", default: 85, range: 1...100)
+        o.textureFolder = args.value("textures").map { URL(fileURLWithPath: $0, isDirectory: true) }
+        o.ceilings = !args.has("no-ceiling")
+        if let p = o.problem { throw UsageError(p) }
+
+        let generator = try SyntheticSessionGenerator(options: o)
+        let summary: SyntheticSessionGenerator.Summary
+        do { summary = try await generator.generate(to: out) } catch {
+            throw CommandFailure("cannot generate \(out.path): \(error)")
+        }
+        print("\(out.path): \(summary.frames) frames, "
+              + String(format: "%.1f m in %.1f s of walking, %.1f MB, rendered in %.1f s",
+                       summary.pathLength, summary.duration, Double(summary.bytes) / 1e6, summary.seconds))
+        return 0
+    }
+
+    private static func seed(_ args: Arguments, _ name: String) throws -> UInt64 {
+        guard let s = args.value(name) else { return 1 }
+        guard let v = UInt64(s) else { throw UsageError("option '--\(name)' needs a whole number ≥ 0, got '\(s)'") }
+        return v
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+import VPS
+import VPSClient
+import VPSServer
+
+@Suite struct LoadGeneratorTests {
+    @Test func runsEveryRequestOnceAtEachConcurrency() async throws {
+        let f = try ServerFixture()
+        // A 64 KB body, about the size of a VGA JPEG frame.
+        let image = ServerFixture.pngHeader(width: 64, height: 48) + [UInt8](repeating: 7, count: 64 * 1024)
+        let frames = [VPSLoadGenerator.Frame(image: image, request: ServerFixture.request())]
+        var before = 0
+        for c in [1, 4, 16] {
+            let r = try await VPSLoadGenerator.run(baseURL: f.server.baseURL, token: f.allMaps, frames: frames,
+                                                   concurrency: c, requests: 48)
+            #expect(r.requests == 48 && r.errors == 0 && r.localized == 48)
+            #expect(r.p50Ms > 0 && r.p50Ms <= r.p99Ms && r.requestsPerSecond > 0)
+            // Warm-up requests (one per worker) come on top of the timed ones.
+            let calls = f.engine.calls.load(ordering: .relaxed)
+            #expect(calls - before == 48 + c)
+            before = calls
+        }
+    }
+
+    @Test func reportsFailuresInsteadOfThrowing() async throws {
+        let f = try ServerFixture()
+        let frames = [VPSLoadGenerator.Frame(image: [1, 2, 3], request: ServerFixture.request())]   // not an image: 422
+        let r = try await VPSLoadGenerator.run(baseURL: f.server.baseURL, token: f.allMaps, frames: frames,
+                                               concurrency: 2, requests: 6)
+        #expect(r.errors == 6 && r.localized == 0)
+        #expect(r.firstError?.contains("422") == true)
+    }
+}
