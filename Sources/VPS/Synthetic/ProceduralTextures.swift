@@ -30,12 +30,12 @@ public enum ProceduralTextures {
         }
     }
 
-    /// Drawing operations for a `width`×`height` texture of a plane of `kind`.
-    public static func ops(kind: SceneDescription.Plane.Kind, width: Int, height: Int, seed: UInt64,
-                           textureId: String, decals: [Decal] = []) -> [TextureDrawOp] {
+    /// Drawing operations for a `width`×`height` texture of a plane of `kind` drawn at
+    /// `pixelsPerMetre` (feature sizes are in metres, so a coarser texture shows the same art).
+    public static func ops(kind: SceneDescription.Plane.Kind, width: Int, height: Int, pixelsPerMetre ppm: Double,
+                           seed: UInt64, textureId: String, decals: [Decal] = []) -> [TextureDrawOp] {
         var rng = SeededRandom(seed: seed, stream: "texture/\(textureId)")
         var ops: [TextureDrawOp]
-        let ppm = pixelsPerMetre(kind)
         switch kind {
         case .wall: ops = wall(width, height, ppm, &rng)
         case .floor: ops = floor(width, height, ppm, &rng)

@@ -7,7 +7,7 @@ import Geometry
 /// per room, one link poster), plus the decals that draw that content into the textures.
 public enum ScenePlanner {
     /// The scene and, per texture id, the decals to draw into it.
-    public static func plan(layout: SceneLayout, seed: UInt64, ceilings: Bool = true)
+    public static func plan(layout: SceneLayout, seed: UInt64, ceilings: Bool = true, textureScale: Double = 1)
         -> (scene: SceneDescription, decals: [String: [ProceduralTextures.Decal]]) {
         var rng = SeededRandom(seed: seed, stream: "objects")
         let planes = layout.planes(ceilings: ceilings)
@@ -26,7 +26,7 @@ public enum ScenePlanner {
             let gu = rng.uniform(0.3...0.7)
             objects.append(wallObject(id: "graffiti-\(room.id)", kind: .graffiti, on: g, u: gu, height: 1.6, size: gSize,
                                       payload: ["title": "Piece \(letter)", "artist": "synth-\(seed)"]))
-            decals[g.texture, default: []].append(decal(.graffiti, on: g, u: gu, height: 1.6, size: gSize, title: "ARC \(letter)"))
+            decals[g.texture, default: []].append(decal(.graffiti, on: g, u: gu, height: 1.6, size: gSize, title: "ARC \(letter)", scale: textureScale))
             // One link poster, on the second wall of the second room (or the only room).
             var collectibleWall = walls[1]
             if roomIndex == min(1, rooms.count - 1) {
@@ -35,7 +35,7 @@ public enum ScenePlanner {
                 let lu = rng.uniform(0.35...0.65)
                 objects.append(wallObject(id: "link-\(room.id)", kind: .link, on: l, u: lu, height: 1.5, size: lSize,
                                           payload: ["title": "Visit the \(layout.name)", "url": "https://example.com/\(layout.name)/\(room.id)"]))
-                decals[l.texture, default: []].append(decal(.linkPoster, on: l, u: lu, height: 1.5, size: lSize, title: "SCAN ME"))
+                decals[l.texture, default: []].append(decal(.linkPoster, on: l, u: lu, height: 1.5, size: lSize, title: "SCAN ME", scale: textureScale))
                 collectibleWall = walls.count > 2 ? walls[2] : walls[0]
             }
             // A collectible floating 1.2 m high, 0.6 m in front of a wall.
@@ -51,9 +51,9 @@ public enum ScenePlanner {
         return (scene, decals)
     }
 
-    /// Texture size in pixels of a plane (procedural textures).
-    public static func textureSize(_ plane: SceneDescription.Plane) -> (width: Int, height: Int) {
-        let ppm = ProceduralTextures.pixelsPerMetre(plane.kind)
+    /// Texture size in pixels of a plane (procedural textures), `scale` times the default density.
+    public static func textureSize(_ plane: SceneDescription.Plane, scale: Double = 1) -> (width: Int, height: Int) {
+        let ppm = ProceduralTextures.pixelsPerMetre(plane.kind) * scale
         return (min(8192, max(8, Int((plane.size.x * ppm).rounded()))), min(8192, max(8, Int((plane.size.y * ppm).rounded()))))
     }
 
@@ -75,8 +75,8 @@ public enum ScenePlanner {
     }
 
     static func decal(_ kind: ProceduralTextures.Decal.Kind, on plane: SceneDescription.Plane, u: Double,
-                      height: Double, size: SIMD2<Double>, title: String) -> ProceduralTextures.Decal {
-        let (w, h) = textureSize(plane)
+                      height: Double, size: SIMD2<Double>, title: String, scale: Double) -> ProceduralTextures.Decal {
+        let (w, h) = textureSize(plane, scale: scale)
         let pxPerM = SIMD2(Double(w) / plane.size.x, Double(h) / plane.size.y)
         // Texture y runs down from the top edge.
         let centre = SIMD2(u * Double(w), (plane.size.y - height) * pxPerM.y)

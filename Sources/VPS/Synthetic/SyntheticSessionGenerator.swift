@@ -36,7 +36,8 @@ public struct SyntheticSessionGenerator: Sendable {
 
     /// The scene description and textures' decals (independent of the route).
     public func plannedScene() -> (scene: SceneDescription, decals: [String: [ProceduralTextures.Decal]]) {
-        var planned = ScenePlanner.plan(layout: layout, seed: options.sceneSeed, ceilings: options.ceilings)
+        var planned = ScenePlanner.plan(layout: layout, seed: options.sceneSeed, ceilings: options.ceilings,
+                                        textureScale: options.textureScale)
         if let files = try? textureFiles(), !files.isEmpty {
             for i in planned.scene.planes.indices { planned.scene.planes[i].texture = files[i % files.count].lastPathComponent }
             planned.decals = [:]
@@ -184,18 +185,20 @@ public struct SyntheticSessionGenerator: Sendable {
         -> [String: RenderTexture] {
         let files = try textureFiles()
         let seed = options.sceneSeed
+        let scale = options.textureScale
         var planeOfTexture: [String: SceneDescription.Plane] = [:]
         for p in scene.planes where planeOfTexture[p.texture] == nil { planeOfTexture[p.texture] = p }
         let firstPlane = planeOfTexture
         let ids = firstPlane.keys.sorted()
         let made = try await parallelMap(ids) { id -> RenderTexture in
             let plane = firstPlane[id]!
-            let (w, h) = ScenePlanner.textureSize(plane)
+            let (w, h) = ScenePlanner.textureSize(plane, scale: scale)
             if let file = files.first(where: { $0.lastPathComponent == id }) {
                 return try RenderTexture(imageData: try Data(contentsOf: file), width: w, height: h)
             }
             return try RenderTexture(width: w, height: h,
-                                     ops: ProceduralTextures.ops(kind: plane.kind, width: w, height: h, seed: seed,
+                                     ops: ProceduralTextures.ops(kind: plane.kind, width: w, height: h,
+                                                                 pixelsPerMetre: Double(w) / plane.size.x, seed: seed,
                                                                  textureId: id, decals: decals[id] ?? []))
         }
         return Dictionary(uniqueKeysWithValues: zip(ids, made))

@@ -40,6 +40,9 @@ public struct SyntheticSessionOptions: Sendable, Hashable {
     /// Textures from this folder's images (sorted by name, used in turn) instead of procedural ones.
     public var textureFolder: URL? = nil
     public var ceilings: Bool = true
+    /// Texture density relative to the default (walls 256 px/m); lower is faster and
+    /// blurrier, for small test renders.
+    public var textureScale: Double = 1
 
     public init(name: String) { self.name = name }
 
@@ -52,6 +55,7 @@ public struct SyntheticSessionOptions: Sendable, Hashable {
         if width < 32 || height < 32 || width > 8192 || height > 8192 { return "image size must be 32...8192 on each side" }
         if !(horizontalFieldOfViewDegrees > 10 && horizontalFieldOfViewDegrees < 150) { return "field of view must be 10...150 degrees" }
         if !(effectsStrength >= 0 && effectsStrength <= 5) { return "effects strength must be 0...5" }
+        if !(textureScale >= 0.05 && textureScale <= 4) { return "texture scale must be 0.05...4" }
         if jpegQuality < 1 || jpegQuality > 100 { return "JPEG quality must be 1...100" }
         return nil
     }

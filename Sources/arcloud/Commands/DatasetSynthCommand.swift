@@ -33,13 +33,14 @@ struct DatasetSynthCommand: Command {
           --quality Q          JPEG quality 1-100 (default: 85)
           --textures DIR       Use the .jpg/.png images of DIR (sorted, in turn) as
                                textures instead of procedural ones
+          --texture-scale K    Texture density relative to 256 px/m on walls (default: 1)
           --no-ceiling         Leave the ceilings out
 
         EXAMPLE:
           arcloud dataset synth out/gallery-mapping --seed 7 --trajectory mapping --frames 150
         """
     static let options: Set<String> = ["name", "layout", "seed", "session-seed", "trajectory", "frames", "size",
-                                       "fov", "effects", "format", "quality", "textures"]
+                                       "fov", "effects", "format", "quality", "textures", "texture-scale"]
     static let switches: Set<String> = ["no-ceiling"]
 
     static func run(_ args: Arguments) async throws -> Int32 {
@@ -65,6 +66,7 @@ struct DatasetSynthCommand: Command {
         o.jpegQuality = try args.int("quality", default: 85, range: 1...100)
         o.textureFolder = args.value("textures").map { URL(fileURLWithPath: $0, isDirectory: true) }
         o.ceilings = !args.has("no-ceiling")
+        o.textureScale = try args.double("texture-scale", default: 1)
         if let p = o.problem { throw UsageError(p) }
 
         let generator = try SyntheticSessionGenerator(options: o)

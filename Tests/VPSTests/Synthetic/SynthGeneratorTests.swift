@@ -9,6 +9,7 @@ import VPS
         var o = SyntheticSessionOptions(name: "tiny")
         o.layout = "studio"; o.sceneSeed = seed; o.sessionSeed = seed; o.route = route
         o.frameCount = 3; o.width = 96; o.height = 72
+        o.textureScale = 0.25  // 64 px/m walls: enough for 96×72 frames, and fast
         return o
     }
 
