@@ -21,6 +21,8 @@ public struct MapBuilder: Sendable {
         var pixels: [SIMD2<Float>]
         var undistorted: [SIMD2<Double>]
         var octaves: [UInt8]
+        /// Keypoint orientation, degrees.
+        var angles: [Float]
         var descriptors: [UInt8]
         var count: Int { octaves.count }
     }
@@ -179,15 +181,19 @@ public struct MapBuilder: Sendable {
             let pixels = f.keypoints.map { SIMD2(Double($0.x), Double($0.y)) }
             let undistorted = frame.intrinsics.distortion.isEmpty ? pixels : try frame.intrinsics.undistort(pixels)
             return KeyframeFeatures(pixels: f.keypoints.map { SIMD2($0.x, $0.y) }, undistorted: undistorted,
-                                    octaves: f.keypoints.map { UInt8(clamping: $0.octave) }, descriptors: f.descriptors)
+                                    octaves: f.keypoints.map { UInt8(clamping: $0.octave) },
+                                    angles: f.keypoints.map(\.angle), descriptors: f.descriptors)
         } catch let e as VisionError {
             throw MapBuildError("\(frame.imageURL.path): \(e)")
         }
     }
 
-    /// Matches of keyframe a's features to b's: each candidate lies within the epipolar
-    /// threshold (scaled by its pyramid level) of the line of the query, then the Hamming
-    /// ratio test and a mutual check pick at most one partner.
+    /// Matches of keyframe a's features to b's. Candidates for a query must lie within the
+    /// epipolar threshold (scaled by their pyramid level) of its epipolar line, on the
+    /// stretch of it where the two rays meet at a depth within `sceneDepth` in both cameras,
+    /// at a similar pyramid level; then the Hamming ratio test and a mutual check pick at
+    /// most one partner. Limiting the depth cuts the candidates (and wrong matches on
+    /// repetitive texture) several-fold.
     static func match(_ fa: KeyframeFeatures, _ fb: KeyframeFeatures, _ a: MapBuildFrame, _ b: MapBuildFrame,
                       _ options: MapBuildOptions) throws -> [PairMatch] {
         guard fa.count > 0, fb.count > 0 else { return [] }
@@ -195,6 +201,10 @@ public struct MapBuilder: Sendable {
         let scale = Double(options.orb.scaleFactor)
         let levelScale = (0..<32).map { pow(scale, Double($0)) }
         let bx = fb.undistorted.map(\.x), by = fb.undistorted.map(\.y)
+        // Viewing rays in the map frame, z-depth 1 in their own camera.
+        let ra = mapRays(fa.undistorted, a), rb = mapRays(fb.undistorted, b)
+        let c = b.pose.center - a.pose.center
+        let near = options.sceneDepth.lowerBound * 0.8, far = options.sceneDepth.upperBound * 1.25
         var lists = CandidateLists()
         var candidates: [Int] = []
         for i in 0..<fa.count {
@@ -204,19 +214,51 @@ public struct MapBuilder: Sendable {
             candidates.removeAll(keepingCapacity: true)
             if norm > 1e-12 {
                 let oa = Int(fa.octaves[i])
+                let rai = ra[i], aa = dot(rai, rai), ac = dot(rai, c)
                 for j in 0..<fb.count {
                     let ob = Int(fb.octaves[j])
                     if abs(oa - ob) > 1 { continue }
                     let d = abs(l.x * bx[j] + l.y * by[j] + l.z) / norm
-                    if d <= options.epipolarThreshold * levelScale[min(ob, 31)] { candidates.append(j) }
+                    if d > options.epipolarThreshold * levelScale[min(ob, 31)] { continue }
+                    // Closest points of the two rays: depths along each.
+                    let rbj = rb[j], ab = dot(rai, rbj), bb = dot(rbj, rbj), bc = dot(rbj, c)
+                    let det = aa * bb - ab * ab
+                    if det < 1e-12 { continue }
+                    let da = (bb * ac - ab * bc) / det, db = (ab * ac - aa * bc) / det
+                    if da >= near && da <= far && db >= near && db <= far { candidates.append(j) }
                 }
             }
             lists.append(candidates)
         }
         let matcher = DescriptorMatcher(ratio: options.ratio, maxDistance: options.maxHammingDistance, mutual: true)
-        return try matcher.match(query: fa.descriptors, train: fb.descriptors, candidates: lists).map {
+        let matches = try matcher.match(query: fa.descriptors, train: fb.descriptors, candidates: lists).map {
             PairMatch(a: $0.query, b: $0.train, distance: $0.distance)
         }
+        return consistentRotation(matches, fa, fb)
+    }
+
+    /// Keeps the matches whose change of keypoint orientation falls in the three most
+    /// common of 30 bins (ORB-SLAM's rotation-consistency check): between two views of a
+    /// scene the in-plane rotation of true matches is nearly the same, wrong ones scatter.
+    static func consistentRotation(_ matches: [PairMatch], _ fa: KeyframeFeatures, _ fb: KeyframeFeatures) -> [PairMatch] {
+        guard matches.count >= 10 else { return matches }
+        let bins = 30
+        func bin(_ m: PairMatch) -> Int {
+            var d = fa.angles[m.a] - fb.angles[m.b]
+            if d < 0 { d += 360 }
+            return min(bins - 1, Int(d / 360 * Float(bins)))
+        }
+        var histogram = [Int](repeating: 0, count: bins)
+        for m in matches { histogram[bin(m)] += 1 }
+        let top = histogram.indices.sorted { (histogram[$0], -$0) > (histogram[$1], -$1) }.prefix(3)
+        // A bin far smaller than the best is not a mode (ORB-SLAM: below 10% of the best).
+        let keep = Set(top.filter { histogram[$0] * 10 >= histogram[top.first!] })
+        return matches.filter { keep.contains(bin($0)) }
+    }
+
+    static func mapRays(_ pixels: [SIMD2<Double>], _ frame: MapBuildFrame) -> [SIMD3<Double>] {
+        let r = frame.pose.rotation.matrix
+        return pixels.map { r * frame.intrinsics.ray($0) }
     }
 
     struct PairMatch: Sendable {
@@ -268,7 +310,14 @@ public struct MapBuilder: Sendable {
                     t.errors[i] / allowedError(octave: features[obs[i].keyframe].octaves[obs[i].feature], options)
                 }
                 let worst = excess.indices.max { excess[$0] < excess[$1] }!
-                if excess[worst] <= 1 { return .point(t.position, kept: obs, outliers: outliers) }
+                if excess[worst] <= 1 {
+                    let octaves = obs.map { features[$0.keyframe].octaves[$0.feature] }.sorted()
+                    let sigma = pow(Double(options.orb.scaleFactor), Double(octaves[octaves.count / 2]))
+                    let focal = obs.map { frames[$0.keyframe].intrinsics.fx }.reduce(0, +) / Double(obs.count)
+                    let uncertainty = sigma / focal / sin(t.parallaxDegrees * .pi / 180)
+                    if uncertainty > options.maxDepthUncertainty { return .rejected("depth uncertainty") }
+                    return .point(t.position, kept: obs, outliers: outliers)
+                }
                 if obs.count == minimum { return .rejected("reprojection") }
                 obs.remove(at: worst)
                 outliers += 1
