@@ -6,7 +6,7 @@ public struct MapBuildOptions: Sendable, Hashable {
     /// Use every `keyframeStride`-th posed frame as a keyframe.
     public var keyframeStride: Int = 1
     /// ORB features per keyframe.
-    public var orb = ORBOptions(featureCount: 1500)
+    public var orb = ORBOptions(featureCount: 2500)
 
     /// Expected distances of scene surfaces from the camera (metres), for covisibility.
     public var sceneDepth: ClosedRange<Double> = 0.5...8

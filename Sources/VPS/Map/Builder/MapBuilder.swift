@@ -205,6 +205,9 @@ public struct MapBuilder: Sendable {
         let ra = mapRays(fa.undistorted, a), rb = mapRays(fb.undistorted, b)
         let c = b.pose.center - a.pose.center
         let near = options.sceneDepth.lowerBound * 0.8, far = options.sceneDepth.upperBound * 1.25
+        let grid = FeatureGrid(points: fb.undistorted, width: b.intrinsics.width, height: b.intrinsics.height)
+        let bFromMap = b.pose.inverse
+        let maxBand = options.epipolarThreshold * levelScale[min(Int(fb.octaves.max() ?? 0), 31)]
         var lists = CandidateLists()
         var candidates: [Int] = []
         for i in 0..<fa.count {
@@ -212,21 +215,26 @@ public struct MapBuilder: Sendable {
             let l = F * SIMD3(x.x, x.y, 1)
             let norm = (l.x * l.x + l.y * l.y).squareRoot()
             candidates.removeAll(keepingCapacity: true)
-            if norm > 1e-12 {
+            // The stretch of a's ray at depths near…far in both cameras, seen from b: only
+            // b's grid cells around it are searched.
+            let rai = ra[i]
+            if norm > 1e-12, let segment = depthSegment(ray: rai, from: a.pose.center, in: bFromMap, near: near, far: far),
+               let p0 = b.intrinsics.project(segment.0), let p1 = b.intrinsics.project(segment.1) {
                 let oa = Int(fa.octaves[i])
-                let rai = ra[i], aa = dot(rai, rai), ac = dot(rai, c)
-                for j in 0..<fb.count {
+                let aa = dot(rai, rai), ac = dot(rai, c)
+                grid.forEach(inBoxFrom: simdMin(p0, p1) - maxBand, to: simdMax(p0, p1) + maxBand) { j in
                     let ob = Int(fb.octaves[j])
-                    if abs(oa - ob) > 1 { continue }
+                    if abs(oa - ob) > 1 { return }
                     let d = abs(l.x * bx[j] + l.y * by[j] + l.z) / norm
-                    if d > options.epipolarThreshold * levelScale[min(ob, 31)] { continue }
+                    if d > options.epipolarThreshold * levelScale[min(ob, 31)] { return }
                     // Closest points of the two rays: depths along each.
                     let rbj = rb[j], ab = dot(rai, rbj), bb = dot(rbj, rbj), bc = dot(rbj, c)
                     let det = aa * bb - ab * ab
-                    if det < 1e-12 { continue }
+                    if det < 1e-12 { return }
                     let da = (bb * ac - ab * bc) / det, db = (ab * ac - aa * bc) / det
                     if da >= near && da <= far && db >= near && db <= far { candidates.append(j) }
                 }
+                candidates.sort()
             }
             lists.append(candidates)
         }
@@ -254,6 +262,23 @@ public struct MapBuilder: Sendable {
         // A bin far smaller than the best is not a mode (ORB-SLAM: below 10% of the best).
         let keep = Set(top.filter { histogram[$0] * 10 >= histogram[top.first!] })
         return matches.filter { keep.contains(bin($0)) }
+    }
+
+    /// The part of the ray `origin + s·ray` (s = depth in the ray's own camera) with
+    /// s in near…far whose depth in camera b is also in near…far, as two points in b's frame.
+    static func depthSegment(ray: SIMD3<Double>, from origin: SIMD3<Double>, in bFromMap: Pose,
+                             near: Double, far: Double) -> (SIMD3<Double>, SIMD3<Double>)? {
+        let q0 = bFromMap.apply(origin), dir = bFromMap.rotation.rotate(ray)
+        var lo = near, hi = far
+        // Depth in b is linear in s: q0.z + s·dir.z; keep it within near…far.
+        if abs(dir.z) < 1e-12 {
+            if q0.z < near || q0.z > far { return nil }
+        } else {
+            let s1 = (near - q0.z) / dir.z, s2 = (far - q0.z) / dir.z
+            lo = max(lo, min(s1, s2)); hi = min(hi, max(s1, s2))
+        }
+        guard lo <= hi else { return nil }
+        return (q0 + dir * lo, q0 + dir * hi)
     }
 
     static func mapRays(_ pixels: [SIMD2<Double>], _ frame: MapBuildFrame) -> [SIMD3<Double>] {
@@ -352,6 +377,9 @@ public struct MapBuilder: Sendable {
         return d
     }
 }
+
+private func simdMin(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> SIMD2<Double> { SIMD2(min(a.x, b.x), min(a.y, b.y)) }
+private func simdMax(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> SIMD2<Double> { SIMD2(max(a.x, b.x), max(a.y, b.y)) }
 
 func formatSeconds(_ d: Duration) -> String {
     let s = Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
