@@ -14,6 +14,8 @@ let allCommands: [any Command.Type] = [
     MapSceneImportCommand.self,
     ServeCommand.self,
     BenchServeCommand.self,
+    BenchPoseCommand.self,
+    BenchFeaturesCommand.self,
     TokenCreateCommand.self,
     TokenListCommand.self,
     TokenRevokeCommand.self,
