@@ -116,10 +116,15 @@ public struct AbsolutePoseEstimator: Sendable, Hashable {
     /// place during the call. Throws `.noSolution` for fewer than 4 points or when no pose has
     /// 4 or more inliers (a P3P pose always fits its own 3 sample points),
     /// `.emptyInput` for no points, `.invalidArgument` for mismatched counts or bad options.
+    ///
+    /// `sigmas`, when not empty, gives each correspondence's position noise relative to
+    /// pyramid level 0 (e.g. `scaleFactor^octave`): residuals are divided by it, so a
+    /// coarse-level keypoint may lie farther from its projection and weighs less.
     public func estimate(pixels: [SIMD2<Double>], worldPoints: [SIMD3<Double>],
-                         camera: CameraIntrinsics) throws(VisionError) -> PoseEstimate {
-        guard pixels.count == worldPoints.count else {
-            throw VisionError(.invalidArgument, "\(pixels.count) pixels for \(worldPoints.count) world points")
+                         camera: CameraIntrinsics, sigmas: [Double] = []) throws(VisionError) -> PoseEstimate {
+        guard pixels.count == worldPoints.count, sigmas.isEmpty || sigmas.count == pixels.count else {
+            throw VisionError(.invalidArgument,
+                              "\(pixels.count) pixels for \(worldPoints.count) world points and \(sigmas.count) sigmas")
         }
         let n = pixels.count
         let packed = packXYZ(worldPoints)  // SIMD3<Double> is padded to 32 bytes
@@ -134,8 +139,11 @@ public struct AbsolutePoseEstimator: Sendable, Hashable {
                 pixels.withUnsafeBufferPointer { p2 in
                     p2.withMemoryRebound(to: Double.self) { p in
                         packed.withUnsafeBufferPointer { p3 in
-                            status = vc_pose_estimate(&cam, p.baseAddress, p3.baseAddress, Int32(n), &opts,
-                                                      &result, m.baseAddress)
+                            sigmas.withUnsafeBufferPointer { sg in
+                                status = vc_pose_estimate_weighted(&cam, p.baseAddress, p3.baseAddress,
+                                                                   sg.isEmpty ? nil : sg.baseAddress, Int32(n),
+                                                                   &opts, &result, m.baseAddress)
+                            }
                         }
                     }
                 }

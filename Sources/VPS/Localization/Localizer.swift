@@ -24,6 +24,8 @@ public final class Localizer: Sendable {
     private let viewing: ViewingDirections
     private let vocabulary: Vocabulary
     private let extractor: ORBExtractor
+    /// Keypoint position noise per pyramid level, relative to level 0.
+    private let octaveSigma: [Double]
 
     /// Prepares `map` for localization (builds the candidate index: a few ms per 100k points).
     public convenience init(map: VPSMap, options: LocalizerOptions = LocalizerOptions()) throws {
@@ -40,6 +42,7 @@ public final class Localizer: Sendable {
                  viewing: ViewingDirections, extractor: ORBExtractor) {
         self.map = map; self.options = options; self.vocabulary = vocabulary
         self.index = index; self.viewing = viewing; self.extractor = extractor
+        octaveSigma = (0..<max(options.orb.levels, 1)).map { pow(Double(options.orb.scaleFactor), Double($0)) }
     }
 
     /// Another localizer over the same map and index with its own scratch buffers.
@@ -158,8 +161,9 @@ public final class Localizer: Sendable {
             guard matches.count >= 4 else { break }
             let pixels = matches.map { keypoints[$0.query].position }
             let world = matches.map { map.points.position($0.train) }
+            let sigmas = matches.map { octaveSigma[min(keypoints[$0.query].octave, octaveSigma.count - 1)] }
             guard var e = try? AbsolutePoseEstimator(options: options.ransac)
-                .estimate(pixels: pixels, worldPoints: world, camera: camera) else { break }
+                .estimate(pixels: pixels, worldPoints: world, camera: camera, sigmas: sigmas) else { break }
             let centre = e.pose.center
             var implausible = Set<Int>()
             for (k, m) in matches.enumerated() where e.inliers[k] {

@@ -54,6 +54,15 @@ vc_status vc_pose_estimate(const vc_pinhole *camera, const double *points2d,
                            const double *points3d, int32_t n, const vc_ransac_options *options,
                            vc_pose_result *result, uint8_t *inlier_mask);
 
+/* As vc_pose_estimate, with sigmas: NULL, or n positive position-noise scales (caller-owned,
+ * read only), e.g. scale_factor^octave of each keypoint. Residuals are divided by their
+ * sigma, so thresholds, losses and rms_px stay in level-0 pixels: a coarse-level keypoint
+ * may sit farther from its projection and weighs less in the refinement. */
+vc_status vc_pose_estimate_weighted(const vc_pinhole *camera, const double *points2d,
+                                    const double *points3d, const double *sigmas, int32_t n,
+                                    const vc_ransac_options *options, vc_pose_result *result,
+                                    uint8_t *inlier_mask);
+
 /* The minimal solver alone. bearings: 3 camera rays (9 doubles, any length > 0); points3d:
  * 3 world points. Writes up to 4 solutions to R_cw (4×9) and t_cw (4×3), caller-owned, and
  * their number to *count (0 for degenerate input: still VC_OK). */

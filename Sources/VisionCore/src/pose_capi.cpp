@@ -14,6 +14,7 @@ namespace {
 thread_local std::vector<Eigen::Vector2d> t_xn;
 thread_local std::vector<Eigen::Vector3d> t_X, t_bearing;
 thread_local std::vector<int> t_inliers, t_order, t_lo_scratch;
+thread_local std::vector<double> t_w;
 
 bool finite_all(const double *v, size_t n) {
     for (size_t i = 0; i < n; ++i)
@@ -25,14 +26,20 @@ bool finite_all(const double *v, size_t n) {
 // random order (t_order[k] is the caller's index of entry k): RANSAC's SPRT test assumes
 // the points it scores come in random order, and callers often pass sorted matches.
 vc_status load(const vc_pinhole *cam, const double *p2, const double *p3, int32_t n,
-               vc::PoseProblem *prob, bool bearings, const uint64_t *shuffle_seed = nullptr) {
+               vc::PoseProblem *prob, bool bearings, const uint64_t *shuffle_seed = nullptr,
+               const double *sigmas = nullptr) {
     if (!cam || n < 0 || (n > 0 && (!p2 || !p3)))
         return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument or negative count");
     if (!(cam->fx > 0 && cam->fy > 0) || !finite_all(&cam->fx, 4))
         return vc::fail(VC_ERR_INVALID_ARGUMENT, "camera needs positive finite focal lengths");
     if (!finite_all(p2, size_t(n) * 2) || !finite_all(p3, size_t(n) * 3))
         return vc::fail(VC_ERR_INVALID_ARGUMENT, "points must be finite");
+    if (sigmas)
+        for (int i = 0; i < n; ++i)
+            if (!(sigmas[i] > 0) || !std::isfinite(sigmas[i]))
+                return vc::fail(VC_ERR_INVALID_ARGUMENT, "sigmas must be positive and finite");
     t_xn.resize(size_t(n));
+    if (sigmas) t_w.resize(size_t(n));
     t_X.resize(size_t(n));
     if (bearings) t_bearing.resize(size_t(n));
     t_order.resize(size_t(n));
@@ -46,7 +53,9 @@ vc_status load(const vc_pinhole *cam, const double *p2, const double *p3, int32_
         t_xn[size_t(k)] = Eigen::Vector2d((p2[2 * i] - cam->cx) / cam->fx, (p2[2 * i + 1] - cam->cy) / cam->fy);
         t_X[size_t(k)] = Eigen::Vector3d(p3[3 * i], p3[3 * i + 1], p3[3 * i + 2]);
         if (bearings) t_bearing[size_t(k)] = t_xn[size_t(k)].homogeneous().normalized();
+        if (sigmas) t_w[size_t(k)] = 1 / sigmas[i];
     }
+    prob->w = sigmas ? t_w.data() : nullptr;
     prob->xn = t_xn.data();
     prob->X = t_X.data();
     prob->n = n;
@@ -77,8 +86,9 @@ double collect_inliers(const vc::PoseProblem &p, const vc::CameraPose &P, double
     for (int i = 0; i < p.n; ++i) {
         const Eigen::Vector3d Z = P.R * p.X[i] + P.t;
         if (Z.z() <= 0) continue;
-        const double rx = p.fx * (Z.x() / Z.z() - p.xn[i].x());
-        const double ry = p.fy * (Z.y() / Z.z() - p.xn[i].y());
+        const double wi = p.weight(i);
+        const double rx = wi * p.fx * (Z.x() / Z.z() - p.xn[i].x());
+        const double ry = wi * p.fy * (Z.y() / Z.z() - p.xn[i].y());
         const double r2 = rx * rx + ry * ry;
         if (r2 < th2) {
             t_inliers.push_back(i);
@@ -98,6 +108,13 @@ extern "C" vc_status vc_pose_estimate(const vc_pinhole *camera, const double *po
                                       const double *points3d, int32_t n,
                                       const vc_ransac_options *options, vc_pose_result *result,
                                       uint8_t *inlier_mask) {
+    return vc_pose_estimate_weighted(camera, points2d, points3d, nullptr, n, options, result, inlier_mask);
+}
+
+extern "C" vc_status vc_pose_estimate_weighted(const vc_pinhole *camera, const double *points2d,
+                                               const double *points3d, const double *sigmas, int32_t n,
+                                               const vc_ransac_options *options, vc_pose_result *result,
+                                               uint8_t *inlier_mask) {
     return vc::guarded([&]() -> vc_status {
         if (!options || !result) return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument");
         *result = vc_pose_result{};
@@ -108,7 +125,7 @@ extern "C" vc_status vc_pose_estimate(const vc_pinhole *camera, const double *po
             return vc::fail(VC_ERR_INVALID_ARGUMENT,
                             "need threshold > 0, 0 < confidence < 1, max_iterations >= 1, loss scale > 0");
         vc::PoseProblem prob;
-        vc_status s = load(camera, points2d, points3d, n, &prob, true, &o.seed);
+        vc_status s = load(camera, points2d, points3d, n, &prob, true, &o.seed, sigmas);
         if (s != VC_OK) return s;
         if (inlier_mask)
             for (int i = 0; i < n; ++i) inlier_mask[i] = 0;

@@ -37,9 +37,9 @@ public:
             const Eigen::Vector3d Z = m.R * p_.X[i] + m.t;
             double e2 = th2_;
             if (Z.z() > 0) {
-                const double iz = 1 / Z.z();
-                const double rx = fx * (Z.x() * iz - p_.xn[i].x());
-                const double ry = fy * (Z.y() * iz - p_.xn[i].y());
+                const double iz = 1 / Z.z(), wi = p_.weight(i);
+                const double rx = wi * fx * (Z.x() * iz - p_.xn[i].x());
+                const double ry = wi * fy * (Z.y() * iz - p_.xn[i].y());
                 const double r2 = rx * rx + ry * ry;
                 if (r2 < th2_) {
                     e2 = r2;
@@ -78,8 +78,9 @@ private:
         for (int i = 0; i < p_.n; ++i) {
             const Eigen::Vector3d Z = m.R * p_.X[i] + m.t;
             if (Z.z() <= 0) continue;
-            const double rx = p_.fx * (Z.x() / Z.z() - p_.xn[i].x());
-            const double ry = p_.fy * (Z.y() / Z.z() - p_.xn[i].y());
+            const double wi = p_.weight(i);
+            const double rx = wi * p_.fx * (Z.x() / Z.z() - p_.xn[i].x());
+            const double ry = wi * p_.fy * (Z.y() / Z.z() - p_.xn[i].y());
             if (rx * rx + ry * ry < th2_) scratch_->push_back(i);
         }
     }

@@ -26,9 +26,9 @@ double pose_cost(const PoseProblem &p, const CameraPose &pose, const RobustLoss 
             cost += loss.cost(kBehindPenaltyS);
             return;
         }
-        const double iz = 1 / Z.z();
-        const double rx = p.fx * (Z.x() * iz - p.xn[i].x());
-        const double ry = p.fy * (Z.y() * iz - p.xn[i].y());
+        const double iz = 1 / Z.z(), wi = p.weight(i);
+        const double rx = wi * p.fx * (Z.x() * iz - p.xn[i].x());
+        const double ry = wi * p.fy * (Z.y() * iz - p.xn[i].y());
         cost += loss.cost(rx * rx + ry * ry);
     });
     return cost;
@@ -50,14 +50,15 @@ LMReport refine_pose_lm(const PoseProblem &p, CameraPose *pose, const LMOptions 
             const Eigen::Vector3d RX = pose->R * p.X[i];
             const Eigen::Vector3d Z = RX + pose->t;
             if (Z.z() <= 1e-9) return;
-            const double iz = 1 / Z.z();
+            const double iz = 1 / Z.z(), wi = p.weight(i);
+            const double fx = wi * p.fx, fy = wi * p.fy;
             const double u = Z.x() * iz, v = Z.y() * iz;
-            const double rx = p.fx * (u - p.xn[i].x()), ry = p.fy * (v - p.xn[i].y());
+            const double rx = fx * (u - p.xn[i].x()), ry = fy * (v - p.xn[i].y());
             const double w = opt.loss.weight(rx * rx + ry * ry);
             if (w == 0) return;
             // dr/dZ (2×3) times dZ/d(ω, δ) = [−[RX]× | I].
             Eigen::Matrix<double, 2, 3> dr;
-            dr << p.fx * iz, 0, -p.fx * u * iz, 0, p.fy * iz, -p.fy * v * iz;
+            dr << fx * iz, 0, -fx * u * iz, 0, fy * iz, -fy * v * iz;
             Eigen::Matrix3d dZ;
             dZ << 0, RX.z(), -RX.y(), -RX.z(), 0, RX.x(), RX.y(), -RX.x(), 0;
             Eigen::Matrix<double, 2, 6> J;

@@ -14,6 +14,11 @@ struct PoseProblem {
     const Eigen::Vector3d *X = nullptr;
     int n = 0;
     double fx = 1, fy = 1;
+    // Optional 1/σ per correspondence (σ: that keypoint's position noise relative to
+    // pyramid level 0, e.g. scale^octave). Residuals are divided by σ, so thresholds and
+    // losses stay in level-0 pixels. nullptr: all 1.
+    const double *w = nullptr;
+    double weight(int i) const { return w ? w[i] : 1.0; }
 };
 
 struct LMOptions {
