@@ -96,15 +96,18 @@ public final class Localizer: Sendable {
         if attempt == nil {
             attempt = try globalAttempt(features, keypoints, intrinsics, timings: &timings)
         }
-        // Second pass: the first pose predicts where every map point should appear, which
-        // finds matches the vocabulary missed and tightens the final pose.
-        if let first = attempt, first.estimate != nil {
+        // Guided passes: the current pose predicts where every map point should appear,
+        // which finds matches the first search missed (often the near, most informative
+        // ones) and tightens the pose; the radius shrinks as the pose improves.
+        if var best = attempt, best.estimate != nil {
             var inner = StageTimings()
-            if let second = try guidedAttempt(features, keypoints, intrinsics, around: first.estimate!.cameraFromWorld,
-                                              search: options.refineSearch, timings: &inner),
-               second.inliers >= first.inliers {
-                attempt = second
+            for search in options.refineSearches {
+                guard let next = try guidedAttempt(features, keypoints, intrinsics, around: best.estimate!.cameraFromWorld,
+                                                   search: search, timings: &inner),
+                      next.estimate != nil, next.inliers >= best.inliers * 3 / 4 else { break }
+                best = next
             }
+            attempt = best
             timings.refine = inner.retrieve + inner.match + inner.solve
         }
         timings.total = timings.extract + timings.retrieve + timings.match + timings.solve + timings.refine

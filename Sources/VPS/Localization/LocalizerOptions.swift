@@ -13,7 +13,9 @@ public struct LocalizerOptions: Sendable, Hashable {
     /// Guided matching by projecting map points with a pose (tracking prior, or the
     /// first estimate in the second pass).
     public var priorSearch = ProjectionSearch(radius: 20, maxCandidatesPerKeypoint: 8)
-    public var refineSearch = ProjectionSearch(radius: 6, maxCandidatesPerKeypoint: 4)
+    /// Guided passes after the first pose, widest first.
+    public var refineSearches = [ProjectionSearch(radius: 16, maxCandidatesPerKeypoint: 6),
+                                 ProjectionSearch(radius: 6, maxCandidatesPerKeypoint: 4)]
     /// Lowe ratio for guided matching (candidates are already few and near).
     public var guidedRatio: Float = 0.9
     /// Guided matches farther than this Hamming distance are dropped.
