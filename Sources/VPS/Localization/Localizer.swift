@@ -85,26 +85,35 @@ public final class Localizer: Sendable {
         } catch { throw LocalizationError.image(error) }
         timings.extract = watch.lap()
 
-        var attempt: Attempt?
+        // Evidence first: a pose from matches that stand on their own. Guided matching
+        // around a pose finds support for almost any pose (repeated texture, small
+        // candidate sets), so it only ever refines a pose that independent matches found:
+        // global ratio-test matches, or a prior-guided pose that agrees with the prior.
+        var evidence: Attempt?
         var usedPrior = false
         if let prior, let a = try guidedAttempt(features, keypoints, intrinsics, around: CameraFromWorld(prior),
                                                 search: options.priorSearch, timings: &timings),
-           accepts(a) {
-            attempt = a
+           accepts(a), let e = a.estimate, agrees(e.pose, with: prior) {
+            evidence = a
             usedPrior = true
         }
-        if attempt == nil {
-            attempt = try globalAttempt(features, keypoints, intrinsics, timings: &timings)
+        if evidence == nil {
+            evidence = try globalAttempt(features, keypoints, intrinsics, timings: &timings)
         }
-        // Guided passes: the current pose predicts where every map point should appear,
-        // which finds matches the first search missed (often the near, most informative
-        // ones) and tightens the pose; the radius shrinks as the pose improves.
-        if var best = attempt, best.estimate != nil {
+        var attempt = evidence
+        // Guided passes: the pose predicts where every map point should appear, which
+        // finds matches the first search missed (often the near, most informative ones)
+        // and tightens the pose; the radius shrinks as the pose improves. A pass counts
+        // only while the evidence's own inliers still agree with its pose.
+        if let ev = evidence, accepts(ev) {
+            var best = ev
             var inner = StageTimings()
             for search in options.refineSearches {
                 guard let next = try guidedAttempt(features, keypoints, intrinsics, around: best.estimate!.cameraFromWorld,
                                                    search: search, timings: &inner),
-                      next.estimate != nil, next.inliers >= best.inliers * 3 / 4 else { break }
+                      let e = next.estimate, next.inliers >= best.inliers,
+                      supportFraction(of: ev, under: e.cameraFromWorld, keypoints, intrinsics) >= options.minEvidenceSupport
+                else { break }
                 best = next
             }
             attempt = best
@@ -184,6 +193,27 @@ public final class Localizer: Sendable {
     }
 
     private func accepts(_ a: Attempt) -> Bool { rejection(a) == nil }
+
+    /// Whether a pose found around a tracking prior stays within the prior's tolerance.
+    private func agrees(_ pose: Pose, with prior: Pose) -> Bool {
+        let e = pose.error(to: prior)
+        return e.translation <= options.priorTolerance.metres && e.rotationDegrees <= options.priorTolerance.degrees
+    }
+
+    /// The fraction of `evidence`'s inliers that are still inliers under `pose`.
+    private func supportFraction(of evidence: Attempt, under pose: CameraFromWorld, _ keypoints: [Keypoint],
+                                 _ camera: CameraIntrinsics) -> Double {
+        guard let e = evidence.estimate, e.inlierCount > 0 else { return 0 }
+        var kept = 0
+        for (m, isInlier) in zip(evidence.matches, e.inliers) where isInlier {
+            let k = keypoints[m.query]
+            guard let p = camera.project(pose.apply(map.points.position(m.train))) else { continue }
+            let sigma = octaveSigma[min(k.octave, octaveSigma.count - 1)]
+            let d = (p - k.position) / sigma
+            if (d * d).sum() < options.ransac.threshold * options.ransac.threshold { kept += 1 }
+        }
+        return Double(kept) / Double(e.inlierCount)
+    }
 
     /// Why an attempt fails acceptance, or nil when it passes.
     private func rejection(_ a: Attempt?) -> String? {

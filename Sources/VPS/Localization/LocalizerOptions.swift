@@ -16,6 +16,12 @@ public struct LocalizerOptions: Sendable, Hashable {
     /// Guided passes after the first pose, widest first.
     public var refineSearches = [ProjectionSearch(radius: 16, maxCandidatesPerKeypoint: 6),
                                  ProjectionSearch(radius: 6, maxCandidatesPerKeypoint: 4)]
+    /// A pose found around a tracking prior must lie this close to it to count as a fix
+    /// (odometry drifts centimetres between fixes, not metres).
+    public var priorTolerance = ErrorThreshold(metres: 0.3, degrees: 5)
+    /// A guided pass may move the pose only while this fraction of the first pose's
+    /// inliers stays inliers.
+    public var minEvidenceSupport = 0.8
     /// Lowe ratio for guided matching (candidates are already few and near).
     public var guidedRatio: Float = 0.9
     /// Guided matches farther than this Hamming distance are dropped.
