@@ -3,6 +3,7 @@
 let allCommands: [any Command.Type] = [
     VersionCommand.self,
     LocalizeCommand.self,
+    BenchLocalizeCommand.self,
     DatasetValidateCommand.self,
     DatasetSynthCommand.self,
     DatasetImportTUMCommand.self,
@@ -14,6 +15,8 @@ let allCommands: [any Command.Type] = [
     MapSceneImportCommand.self,
     ServeCommand.self,
     BenchServeCommand.self,
+    BenchPoseCommand.self,
+    BenchFeaturesCommand.self,
     TokenCreateCommand.self,
     TokenListCommand.self,
     TokenRevokeCommand.self,
