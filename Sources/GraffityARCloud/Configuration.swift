@@ -25,15 +25,18 @@ extension GraffityARCloud {
         /// Seed for retry jitter; nil draws from the system generator. A seed makes a
         /// virtual-clock simulation against a flaky backend replay identically.
         public var jitterSeed: UInt64?
+        /// Navigation radii, hint angles and how long localization may be lost.
+        public var navigation: NavigationOptions
 
         public init(mapId: String, serverURL: URL? = nil, accessToken: String? = nil,
                     embeddedMapURL: URL? = nil, vpsRequestInterval: Duration = .seconds(1),
                     retryPolicy: RetryPolicy = .default, requestTimeout: Duration = .seconds(10),
-                    clock: ReplayClock = .realtime, jitterSeed: UInt64? = nil) {
+                    clock: ReplayClock = .realtime, jitterSeed: UInt64? = nil,
+                    navigation: NavigationOptions = NavigationOptions()) {
             self.mapId = mapId; self.serverURL = serverURL; self.accessToken = accessToken
             self.embeddedMapURL = embeddedMapURL; self.vpsRequestInterval = vpsRequestInterval
             self.retryPolicy = retryPolicy; self.requestTimeout = requestTimeout
-            self.clock = clock; self.jitterSeed = jitterSeed
+            self.clock = clock; self.jitterSeed = jitterSeed; self.navigation = navigation
         }
 
         /// The map file the embedded VPS uses.

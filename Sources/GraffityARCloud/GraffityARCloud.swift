@@ -160,6 +160,31 @@ public final class GraffityARCloud {
         shutdownNow()
     }
 
+    // MARK: Navigation
+
+    /// Starts turn-by-turn guidance to the navigation-graph node `destination` on the host
+    /// most recently made. The route is planned by A* from the node nearest the localized
+    /// camera (at once, or at the first fix when not localized yet); `state.navigation`
+    /// follows the camera's progress frame by frame, and navigation events report the
+    /// start, each waypoint passed, arrival, or failure (unknown destination, no route,
+    /// localization lost longer than `NavigationOptions.lostLocalizationTimeout`).
+    /// Guidance already running is stopped first.
+    /// - Throws: `ARCloudError.sessionShutDown`; `.hostNotLoaded` without a loaded host.
+    public func startNavigation(to destination: String) throws {
+        guard !isShutDown else { throw ARCloudError.sessionShutDown }
+        guard let host = currentHost else { throw ARCloudError.hostNotLoaded }
+        try host.startNavigation(to: destination)
+    }
+
+    /// Ends guidance (a `.stopped` navigation event; `state.navigation` becomes nil).
+    /// No effect when none runs.
+    /// - Throws: `ARCloudError.sessionShutDown`.
+    public func stopNavigation() throws {
+        guard !isShutDown else { throw ARCloudError.sessionShutDown }
+        guard let host = currentHost, host.isViewLoaded, !host.isRemoved else { return }
+        try host.stopNavigation()
+    }
+
     // MARK: Internal: publishing for the host
 
     /// Applies `mutate` to the state and publishes the result if it differs.

@@ -42,6 +42,7 @@ struct APIError: Error, Sendable {
         case .undecodableImage: self.init(status: 422, code: "undecodable_image", message: engineError.description)
         case .unprocessable(let m): self.init(status: 422, code: "unprocessable", message: m)
         case .unavailable: self = .unavailable(engineError.description)
+        case .internalFailure: self.init(status: 500, code: "internal", message: engineError.description)
         }
     }
 

@@ -31,6 +31,8 @@ public enum LocalizationEngineError: Error, Sendable, Hashable, CustomStringConv
     case unprocessable(String)
     /// The engine cannot serve right now, e.g. a map failed to load or too busy (503).
     case unavailable(String)
+    /// Something broke inside the engine that the request did not cause (500).
+    case internalFailure(String)
 
     public var description: String {
         switch self {
@@ -38,6 +40,7 @@ public enum LocalizationEngineError: Error, Sendable, Hashable, CustomStringConv
         case .undecodableImage(let m): return "the image cannot be decoded: \(m)"
         case .unprocessable(let m): return m
         case .unavailable(let m): return "unavailable: \(m)"
+        case .internalFailure(let m): return "internal failure: \(m)"
         }
     }
 }

@@ -1,21 +1,21 @@
 import Foundation
 import VPS
 
-/// The production `LocalizationEngine`: maps from a directory through a `MapCache`, scene
-/// content straight from the map files, and localization by the function it is given
-/// (the VPS localizer). Without one, `localize` answers 503 "no localizer".
+/// The production `LocalizationEngine`: maps from a directory of `<id>.vpsmap` files,
+/// loaded on first use into a bounded cache of localizer pools; scene content read
+/// straight from the map files. Requests localize in parallel, one localizer worker each.
 public final class MapDirectoryEngine: LocalizationEngine {
-    /// Localizes encoded image bytes against a loaded map; failures are stated as the
-    /// engine errors they map to (`undecodableImage`, `unprocessable`, ...).
-    public typealias Localize = @Sendable (_ map: VPSMap, _ image: [UInt8], _ request: LocalizeRequest)
-        throws(LocalizationEngineError) -> LocalizationResult
+    public let cache: MapCache<LocalizerPool>
 
-    public let cache: MapCache
-    private let localizeFunction: Localize?
-
-    public init(cache: MapCache, localize: Localize?) {
-        self.cache = cache
-        localizeFunction = localize
+    /// - Parameters:
+    ///   - cacheCapacity: maps kept in memory at most.
+    ///   - options: localizer tuning (the defaults are the benchmarked ones).
+    public init(directory: URL, cacheCapacity: Int = 4, options: LocalizerOptions = LocalizerOptions()) {
+        cache = MapCache(directory: directory, capacity: cacheCapacity) { map throws(LocalizationEngineError) in
+            do { return LocalizerPool(try Localizer(map: map, options: options)) } catch {
+                throw Self.engineError(error)
+            }
+        }
     }
 
     public func maps() throws(LocalizationEngineError) -> [MapSummary] {
@@ -33,12 +33,27 @@ public final class MapDirectoryEngine: LocalizationEngine {
     }
 
     public func localize(image: [UInt8], request: LocalizeRequest) throws(LocalizationEngineError) -> LocalizeResponse {
-        guard let localizeFunction else {
-            throw .unavailable("this server has no localizer")
+        let pool = try cache.value(request.mapId)
+        do {
+            let result = try pool.withLocalizer {
+                try $0.localize(encoded: image, intrinsics: request.intrinsics, prior: request.prior)
+            }
+            return LocalizeResponse(result, mapId: request.mapId)
+        } catch {
+            throw Self.engineError(error)
         }
-        let map = try cache.map(request.mapId)
-        return LocalizeResponse(try localizeFunction(map, image, request), mapId: request.mapId)
     }
 
     public var loadedMapCount: Int { cache.loadedCount }
+
+    /// How localizer failures reach the client.
+    static func engineError(_ error: any Error) -> LocalizationEngineError {
+        switch error as? LocalizationError {
+        case .invalidIntrinsics(let why): return .unprocessable("impossible intrinsics: \(why)")
+        case .imageSizeMismatch: return .unprocessable("\(error)")
+        case .image(let e): return .undecodableImage("\(e)")
+        case .emptyMap(let name): return .unprocessable("map '\(name)' has no points to localize against")
+        case nil: return .internalFailure("localization failed: \(error)")
+        }
+    }
 }

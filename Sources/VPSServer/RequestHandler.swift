@@ -111,7 +111,7 @@ final class RequestHandler: Sendable {
             }
         } catch {
             state.outcome = error.code
-            if endpoint == .localize, error.status >= 422 { metrics.recordLocalization(outcome: "failed") }
+            if endpoint == .localize, error.status >= 422 || error.status == 404 { metrics.recordLocalization(outcome: "failed") }
             return error.response
         }
     }

@@ -35,12 +35,13 @@ public struct RansacOptions: Sendable, Hashable {
     public var seed: UInt64 = 0x5EED
     /// Levenberg–Marquardt on the inliers of every new best model (LO-RANSAC).
     public var localOptimization: Bool = true
-    /// Robust LM on the final inliers; nil skips it.
-    public var refinementLoss: RobustLoss? = .cauchy(scale: 2)
+    /// Robust LM on the final inliers; nil skips it. The default, Huber at the default
+    /// threshold, is least squares on the inliers with bounded influence near the threshold.
+    public var refinementLoss: RobustLoss? = .huber(scale: 4)
 
     public init(threshold: Double = 4, confidence: Double = 0.999, maxIterations: Int = 10000,
                 minIterations: Int = 0, seed: UInt64 = 0x5EED, localOptimization: Bool = true,
-                refinementLoss: RobustLoss? = .cauchy(scale: 2)) {
+                refinementLoss: RobustLoss? = .huber(scale: 4)) {
         self.threshold = threshold; self.confidence = confidence
         self.maxIterations = maxIterations; self.minIterations = minIterations
         self.seed = seed; self.localOptimization = localOptimization

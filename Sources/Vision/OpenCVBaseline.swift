@@ -51,17 +51,22 @@ public enum OpenCVBaseline {
 
         deinit { handle.withLock { vc_baseline_orb_destroy($0.pointer) } }
 
-        /// `detectAndCompute` on `image`; returns the number of keypoints.
-        public func detectAndCompute(_ image: GrayImage) throws(VisionError) -> Int {
+        /// `detectAndCompute` on `image`; returns the keypoint positions.
+        public func detectAndCompute(_ image: GrayImage) throws(VisionError) -> [SIMD2<Float>] {
             var count: Int32 = 0
+            var xy = [SIMD2<Float>](repeating: .zero, count: 100_000)
             let status = handle.withLock { h in
-                image.pixels.withUnsafeBufferPointer {
-                    vc_baseline_orb_detect(h.pointer, $0.baseAddress, Int32(image.width), Int32(image.height),
-                                           Int32(image.width), &count)
+                image.pixels.withUnsafeBufferPointer { px in
+                    xy.withUnsafeMutableBufferPointer { out in
+                        out.withMemoryRebound(to: Float.self) { f in
+                            vc_baseline_orb_detect(h.pointer, px.baseAddress, Int32(image.width), Int32(image.height),
+                                                   Int32(image.width), f.baseAddress, Int32(out.count), &count)
+                        }
+                    }
                 }
             }
             try VisionError.check(status)
-            return Int(count)
+            return Array(xy.prefix(min(Int(count), xy.count)))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import GraffityARCloud
 import Testing
 import VPS
@@ -30,9 +31,8 @@ struct EmbeddedBackendTests {
         #expect(sdk.state.isSceneReady)
     }
 
-    // Replace with a real localization on shipped data when the localizer lands.
-    @Test("until the localizer lands, localization fails honestly as unavailable")
-    func localizerPending() async throws {
+    @Test("a map without points cannot localize: the session reports localizerUnavailable")
+    func mapWithoutPoints() async throws {
         let sdk = GraffityARCloud(configuration: .init(mapId: "gallery", embeddedMapURL: mapURL, clock: .virtual))
         let host = try sdk.makeViewController(session: Fixtures.session(), images: StubImages())
         try await host.loadView()
@@ -40,6 +40,74 @@ struct EmbeddedBackendTests {
         guard case .localizerUnavailable? = sdk.state.lastError else {
             Issue.record("expected localizerUnavailable, got \(sdk.state)")
             return
+        }
+    }
+
+    @Test("the embedded backend localizes a real image against a real map")
+    func localizesRealImage() async throws {
+        let planar = try PlanarMap()
+        let backend = EmbeddedVPSBackend(mapId: "gallery", mapURL: planar.url)
+        let image = try #require(EncodedImage(data: planar.jpeg))
+        let answer = try await backend.localize(LocalizationRequest(mapId: "gallery", image: image,
+                                                                    intrinsics: PlanarMap.camera))
+        guard case .localized(let fix) = answer else {
+            Issue.record("expected a fix, got \(answer)")
+            return
+        }
+        let error = fix.pose.error(to: .identity)
+        #expect(error.translation < 0.02)
+        #expect(error.rotationDegrees < 0.5)
+        #expect(fix.sectionId == "hall")
+        #expect(fix.inliers >= 100)
+        // The map stays loaded: a second request (with the fix as prior) answers the same way.
+        let again = try await backend.localize(LocalizationRequest(mapId: "gallery", image: image,
+                                                                   intrinsics: PlanarMap.camera, prior: fix.pose))
+        guard case .localized(let second) = again else {
+            Issue.record("expected a second fix, got \(again)")
+            return
+        }
+        #expect(second.pose.error(to: .identity).translation < 0.02)
+    }
+
+    @Test("a session with the embedded VPS localizes its frames and tracks between fixes")
+    func sessionLocalizes() async throws {
+        let planar = try PlanarMap()
+        let frames = (0..<12).map { i in
+            RecordedSession.Frame(id: "f\(i)", timestamp: Double(i) / 10, image: "f.jpg",
+                                  odometry: Pose(rotation: .identity, translation: SIMD3(0.01 * Double(i), 0, 0)))
+        }
+        let session = RecordedSession(name: "wall", camera: PlanarMap.camera, frames: frames)
+        let sdk = GraffityARCloud(configuration: .init(mapId: "gallery", embeddedMapURL: planar.url, clock: .virtual))
+        let host = try sdk.makeViewController(session: session, images: planar.images)
+        var events = sdk.eventStream().makeAsyncIterator()
+        try await host.loadView()
+        try await host.advance(by: .seconds(0.5))
+        #expect(sdk.state.vpsState == .localized(sectionId: "hall"))
+        #expect(sdk.state.lastError == nil)
+        guard case .localization(.localized(let frameId, let section, _, _))? = await events.next() else {
+            Issue.record("expected a localization event")
+            return
+        }
+        #expect(frameId == "f0" && section == "hall")
+        // Five frames after the fix, odometry has moved the camera 5 cm along x.
+        let pose = try #require(host.cameraPose)
+        #expect(abs(pose.translation.x - 0.05) < 0.02)
+    }
+
+    @Test("an image of another size than the intrinsics is refused as a bad request")
+    func imageSizeMismatch() async throws {
+        let planar = try PlanarMap()
+        let backend = EmbeddedVPSBackend(mapId: "gallery", mapURL: planar.url)
+        var small = PlanarMap.camera
+        small.width = 320; small.height = 240
+        let image = try #require(EncodedImage(data: planar.jpeg))
+        await #expect(throws: VPSBackendError.self) {
+            try await backend.localize(LocalizationRequest(mapId: "gallery", image: image, intrinsics: small))
+        }
+        do {
+            _ = try await backend.localize(LocalizationRequest(mapId: "gallery", image: image, intrinsics: small))
+        } catch let VPSBackendError.rejected(status, _) {
+            #expect(status == 422)
         }
     }
 

@@ -52,6 +52,22 @@ import VPSServer
         #expect(f.engine.calls.load(ordering: .relaxed) == 0)
     }
 
+    @Test func anOversizedUploadReachesTheClientAs413NotAsATransportFailure() async throws {
+        // The server answers from the headers and closes while libcurl is still sending:
+        // the client must still see the 413 (terminal), not a reset (which it would retry).
+        let c = try f.client(f.allMaps)
+        let big = png + [UInt8](repeating: 1, count: 4 << 20)
+        for _ in 0..<3 {
+            do {
+                _ = try await c.localize(image: big, request: ServerFixture.request())
+                Issue.record("expected 413")
+            } catch {
+                #expect(error.httpStatus == 413 && !error.isTransient, "\(error)")
+            }
+        }
+        #expect(try await c.maps().count == 2)                  // the client's pool still works
+    }
+
     private func startChunkedUpload() throws -> RawConnection {
         let c = try RawConnection(port: f.server.port)
         c.send("POST /v1/localize HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(f.allMaps)\r\n"

@@ -1,11 +1,12 @@
 import Foundation
+import Synchronization
 import Testing
 import VPS
 import VPSClient
 import VPSServer
 
 /// The production engine over real map files: listing, scenes over HTTP, path safety, the
-/// bounded cache, and an honest 503 while no localizer is plugged in.
+/// bounded cache, and how localizer failures reach the client.
 @Suite struct MapDirectoryEngineTests {
     let directory: URL
 
@@ -23,7 +24,7 @@ import VPSServer
     }
 
     @Test func listsMapFilesAndServesScenes() async throws {
-        let engine = MapDirectoryEngine(cache: MapCache(directory: directory), localize: nil)
+        let engine = MapDirectoryEngine(directory: directory)
         #expect(try engine.maps().map(\.id) == ["alpha", "beta", "broken"])
         #expect(try engine.maps().first?.sections == ["hall"])
         #expect(try engine.scene(mapId: "beta").sections.map(\.id) == ["yard"])
@@ -45,28 +46,49 @@ import VPSServer
     }
 
     @Test func mapIdsCannotReachOutsideTheDirectory() {
-        let cache = MapCache(directory: directory)
+        let cache = MapCache<Int>(directory: directory) { _ in 0 }
         for id in ["../alpha", "alpha/../beta", ".hidden", "", "a b", "alpha\u{0}", "/etc/passwd", "ål"] {
-            #expect(!MapCache.isValidMapId(id), "\(id)")
+            #expect(!MapDirectory.isValidMapId(id), "\(id)")
             #expect(cache.file(of: id) == nil)
         }
-        #expect(MapCache.isValidMapId("gallery-2.v1_b"))
+        #expect(MapDirectory.isValidMapId("gallery-2.v1_b"))
         #expect(cache.file(of: "alpha") != nil)
     }
 
     @Test func cacheLoadsOnFirstUseAndStaysBounded() throws {
-        let cache = MapCache(directory: directory, capacity: 1)
+        let prepared = Atomic<Int>(0)
+        let cache = MapCache<String>(directory: directory, capacity: 1) { map in
+            prepared.add(1, ordering: .relaxed)
+            return map.metadata.name
+        }
         #expect(cache.loadedCount == 0)
-        #expect(try cache.map("alpha").metadata.name == "alpha")
+        #expect(try cache.value("alpha") == "alpha")
+        #expect(try cache.value("alpha") == "alpha")
         #expect(cache.loadedCount == 1)
-        #expect(try cache.map("beta").metadata.name == "beta")
-        #expect(cache.loadedCount == 1)
-        #expect(throws: LocalizationEngineError.self) { try cache.map("broken") }
-        #expect(throws: LocalizationEngineError.unknownMap("nope")) { try cache.map("nope") }
+        #expect(prepared.load(ordering: .relaxed) == 1)          // loaded once, then cached
+        #expect(try cache.value("beta") == "beta")
+        #expect(cache.loadedCount == 1)                           // alpha evicted
+        #expect(try cache.value("alpha") == "alpha")
+        #expect(prepared.load(ordering: .relaxed) == 3)
+        #expect(throws: LocalizationEngineError.self) { try cache.value("broken") }
+        #expect(throws: LocalizationEngineError.unknownMap("nope")) { try cache.value("nope") }
     }
 
-    @Test func withoutALocalizerLocalizeIs503() async throws {
-        let engine = MapDirectoryEngine(cache: MapCache(directory: directory), localize: nil)
+    @Test func concurrentFirstUsesLoadAMapOnce() async throws {
+        let prepared = Atomic<Int>(0)
+        let cache = MapCache<String>(directory: directory) { map in
+            prepared.add(1, ordering: .relaxed)
+            return map.metadata.name
+        }
+        DispatchQueue.concurrentPerform(iterations: 16) { i in
+            _ = try? cache.value(i % 2 == 0 ? "alpha" : "beta")
+        }
+        #expect(prepared.load(ordering: .relaxed) == 2)
+        #expect(cache.loadedCount == 2)
+    }
+
+    @Test func aMapWithoutPointsIs422OverHTTP() async throws {
+        let engine = MapDirectoryEngine(directory: directory)
         let store = try TokenStore(path: ":memory:")
         let token = try store.create(name: "t").token
         let server = VPSServer(engine: engine, tokens: store)
@@ -76,21 +98,11 @@ import VPSServer
         do {
             _ = try await client.localize(image: ServerFixture.pngHeader(width: 64, height: 48),
                                           request: ServerFixture.request(mapId: "alpha"))
-            Issue.record("expected 503")
+            Issue.record("expected 422")
         } catch {
-            #expect(error == .http(status: 503, code: "unavailable", message: "unavailable: this server has no localizer"))
+            #expect(error == .http(status: 422, code: "unprocessable", message: "map 'alpha' has no points to localize against"))
         }
-    }
-
-    @Test func aPluggedInLocalizerIsCalledWithTheLoadedMap() async throws {
-        // The seam the VPS localizer plugs into: here a closure that reports what it got.
-        let engine = MapDirectoryEngine(cache: MapCache(directory: directory)) { map, image, request in
-            LocalizationResult(status: .rejected, inliers: image.count, reason: "map \(map.metadata.name), \(request.intrinsics.width) px")
-        }
-        let r = try engine.localize(image: [1, 2, 3], request: ServerFixture.request(mapId: "beta"))
-        #expect(r.status == .notLocalized)
-        #expect(r.reason == "map beta, 64 px")
-        #expect(r.inliers == 3)
-        #expect(engine.loadedMapCount == 1)
+        let metrics = try await client.metricsText()
+        #expect(metrics.contains(#"arcloud_localizations_total{outcome="failed"} 1"#))
     }
 }

@@ -1,47 +1,124 @@
+import Dispatch
 import Foundation
+import Synchronization
+import Geometry
 import VPS
-
-// ┌──────────────────────────────────────────────────────────────────────────────────┐
-// │ ADAPTER PENDING — localize(_:) is to be completed when the in-process localizer  │
-// │ lands in the VPS module:                                                         │
-// │   load the map at `mapURL` once (VPSMap.load(from:), kept for later calls), run  │
-// │   the localizer on `request.image.data` with `request.intrinsics` and            │
-// │   `request.prior`, off the caller's executor; accepted → .localized(             │
-// │   LocalizationFix(pose:sectionId:inliers:reprojectionError:)), rejected →        │
-// │   .notLocalized(reason:); an undecodable image → VPSBackendError.rejected.       │
-// │ Until then it fails with the terminal `.unavailable`: this file must not pretend │
-// │ to localize. scene(mapId:) is already real.                                      │
-// └──────────────────────────────────────────────────────────────────────────────────┘
 
 /// The in-process VPS: localizes against a map file on this machine, with no server.
 /// `GraffityARCloud` uses it when `Configuration.serverURL` is nil.
+///
+/// The map is loaded once, on the first localization, and kept for the backend's life
+/// (copies of the backend share it). Localization is CPU work (tens of milliseconds): it
+/// runs on the backend's own serial queue, never on the caller's executor, so the main
+/// actor stays responsive while a frame is being localized.
 public struct EmbeddedVPSBackend: VPSBackend {
     /// The map this backend serves.
     public let mapId: String
     /// The map file (`.vpsmap`).
     public let mapURL: URL
+    private let engine: LocalizerEngine
 
-    public init(mapId: String, mapURL: URL) {
+    public init(mapId: String, mapURL: URL, options: LocalizerOptions = LocalizerOptions()) {
         self.mapId = mapId; self.mapURL = mapURL
+        engine = LocalizerEngine(mapURL: mapURL, options: options)
     }
 
+    /// Localizes the request's image with the map's localizer.
+    /// - Throws: `.mapNotFound` for another map id or a missing file; `.unavailable` for a
+    ///   file that is not a usable map; `.rejected` (422) for an image or intrinsics the
+    ///   localizer cannot work with; `CancellationError` when cancelled before it started.
     public func localize(_ request: LocalizationRequest) async throws -> LocalizationResponse {
-        throw VPSBackendError.unavailable(
-            "the embedded localizer is not part of this build yet; configure a server URL to use the HTTP VPS")
+        guard request.mapId == mapId else { throw VPSBackendError.mapNotFound(mapId: request.mapId) }
+        let result = try await engine.localize(bytes: [UInt8](request.image.data), intrinsics: request.intrinsics,
+                                               prior: request.prior, mapId: mapId)
+        guard result.isLocalized, let pose = result.pose else {
+            return .notLocalized(reason: result.reason ?? "not localized")
+        }
+        return .localized(LocalizationFix(pose: pose, sectionId: result.sectionId ?? "", inliers: result.inliers,
+                                          reprojectionError: result.reprojectionError))
     }
 
-    /// Reads the scene content from the map file.
+    /// Reads the scene content from the map file (cheap: the scene tables only).
     /// - Throws: `.mapNotFound` for another map id or a missing file; `.unavailable` for a
     ///   file that is not a readable arcloud map.
     public func scene(mapId: String) async throws -> SceneContent {
         guard mapId == self.mapId else { throw VPSBackendError.mapNotFound(mapId: mapId) }
         do {
             return try VPSMap.loadScene(from: mapURL.path)
-        } catch let error as MapFileError {
-            if error.reason == .missing { throw VPSBackendError.mapNotFound(mapId: mapId) }
-            throw VPSBackendError.unavailable(error.description)
         } catch {
-            throw VPSBackendError.unavailable("\(mapURL.path): \(error)")
+            throw Self.classify(mapLoadError: error, mapId: mapId, path: mapURL.path)
         }
+    }
+
+    static func classify(mapLoadError error: any Error, mapId: String, path: String) -> VPSBackendError {
+        if let e = error as? MapFileError {
+            return e.reason == .missing ? .mapNotFound(mapId: mapId) : .unavailable(e.description)
+        }
+        return .unavailable("\(path): \(error)")
+    }
+}
+
+/// The map's localizer, loaded on first use, and the serial queue localizations run on.
+///
+/// One queue per backend: requests of one session are sequential anyway, and the
+/// localizer serialises on its feature extractor, so more threads would only wait.
+final class LocalizerEngine: Sendable {
+    private let mapURL: URL
+    private let options: LocalizerOptions
+    private let queue = DispatchQueue(label: "arcloud.embedded-vps", qos: .userInitiated)
+    /// Touched only on `queue`; the mutex makes that checkable.
+    private let localizer = Mutex<Localizer?>(nil)
+
+    init(mapURL: URL, options: LocalizerOptions) {
+        self.mapURL = mapURL; self.options = options
+    }
+
+    func localize(bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?,
+                  mapId: String) async throws -> LocalizationResult {
+        try Task.checkCancellation()
+        let cancelled = Mutex(false)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<LocalizationResult, any Error>) in
+                queue.async {
+                    // A request cancelled while queued is not worth its tens of milliseconds.
+                    if cancelled.withLock({ $0 }) { continuation.resume(throwing: CancellationError()); return }
+                    continuation.resume(with: Result {
+                        try self.run(bytes: bytes, intrinsics: intrinsics, prior: prior, mapId: mapId)
+                    })
+                }
+            }
+        } onCancel: {
+            cancelled.withLock { $0 = true }
+        }
+    }
+
+    /// On `queue`: loads the map when needed, then localizes.
+    private func run(bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?,
+                     mapId: String) throws -> LocalizationResult {
+        let localizer = try loadedLocalizer(mapId: mapId)
+        do {
+            return try localizer.localize(encoded: bytes, intrinsics: intrinsics, prior: prior)
+        } catch let error as LocalizationError {
+            switch error {
+            case .emptyMap: throw VPSBackendError.unavailable(error.description)
+            case .invalidIntrinsics, .imageSizeMismatch, .image:
+                throw VPSBackendError.rejected(status: 422, message: error.description)
+            }
+        }
+    }
+
+    /// A failed load is not remembered: a later request (after `reset()`) tries again.
+    private func loadedLocalizer(mapId: String) throws -> Localizer {
+        if let loaded = localizer.withLock({ $0 }) { return loaded }
+        let map: VPSMap
+        do { map = try VPSMap.load(from: mapURL.path) } catch {
+            throw EmbeddedVPSBackend.classify(mapLoadError: error, mapId: mapId, path: mapURL.path)
+        }
+        let made: Localizer
+        do { made = try Localizer(map: map, options: options) } catch {
+            throw VPSBackendError.unavailable("map '\(mapId)' cannot localize: \(error)")
+        }
+        localizer.withLock { $0 = made }
+        return made
     }
 }

@@ -14,6 +14,11 @@ import VPS
 /// With `ReplayClock.virtual` nothing moves until `advance(by:)` or `runToEnd()` is called,
 /// and each VPS answer is applied before the next frame: runs are deterministic. With
 /// `.realtime` the replay runs by itself after `loadView()` and requests overlap it.
+///
+/// On the same clock the host guides navigation (`GraffityARCloud.startNavigation(to:)`),
+/// answers taps (`tap(at:)`) and plays the session's script: each `ScriptAction` runs when
+/// the replay reaches its time, against the frame on screen then (the last frame stamped
+/// at or before it).
 @MainActor
 public final class ARSessionHost {
     /// The recording being replayed.
@@ -33,8 +38,14 @@ public final class ARSessionHost {
     /// `T_map_camera` of the current frame: the last VPS fix carried forward by odometry.
     /// Nil while not localized.
     public private(set) var cameraPose: Pose?
-    /// The map's scene content, once loaded.
-    public private(set) var scene: SceneContent?
+    /// The map's scene content, once loaded; objects collected this session are gone from it.
+    public internal(set) var scene: SceneContent?
+    /// Ids of the collectibles collected this session, in order.
+    public internal(set) var collectedObjectIds: [String] = []
+    /// The timed actions this host plays, in time order (the session's `script`).
+    public let script: [ScriptAction]
+    /// How many of `script` have run.
+    public internal(set) var scriptActionsRun = 0
     /// VPS requests sent so far.
     public private(set) var vpsRequestCount = 0
 
@@ -44,10 +55,15 @@ public final class ARSessionHost {
     public var isReplayFinished: Bool { nextFrameIndex >= frames.count }
 
     let sdk: GraffityARCloud
+    /// Navigation in progress, when any (see `ARSessionHost+Navigation`).
+    var activeNavigation: ActiveNavigation?
     private let images: any FrameImageSource
     private let frames: [RecordedSession.Frame]
     private var nextFrameIndex = 0
+    /// The last fix carried forward by odometry (`VPS.OdometryTracker`).
     private var tracker = OdometryTracker()
+    /// The last fix itself: the pose of frames without odometry (nothing better is known).
+    private var lastFix: Pose?
     private var lastRequestTime: Duration?
     private var localization: PendingOperation<LocalizationResponse>?
     private var sceneLoad: PendingOperation<SceneContent>?
@@ -65,6 +81,9 @@ public final class ARSessionHost {
         // Stable sort: a recording is expected in time order, but replay must not depend on it.
         frames = session.frames.enumerated()
             .sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
+            .map(\.element)
+        script = (session.script ?? []).enumerated()
+            .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             .map(\.element)
     }
 
@@ -118,27 +137,30 @@ public final class ARSessionHost {
 
         let target = (replayTime + max(.zero, duration)).roundedToMicroseconds
         while isRunning, nextFrameIndex < frames.count, frameTime(nextFrameIndex) <= target {
+            // Actions stamped before this frame act on the frame still on screen.
+            await runScript(before: frameTime(nextFrameIndex))
             while isPaused, isRunning { await withCheckedContinuation { resumeWaiters.append($0) } }
             guard isRunning else { break }
             present(frameAt: nextFrameIndex)
             if let request = localization { await request.settled() }
         }
+        await runScript(through: target)
         if isRunning { replayTime = max(replayTime, target) }
         if isReplayFinished { replayDidFinish() }
     }
 
-    /// Replays to the last frame: on a virtual clock by advancing to it, in real time by
-    /// waiting for the replay to get there. Returns early if the host stops.
+    /// Replays to the last frame (or the last scripted action, when later): on a virtual
+    /// clock by advancing to it, in real time by waiting for the replay to get there.
+    /// Returns early if the host stops.
     /// - Throws: as `advance(by:)`, except that a real-time host is fine.
     public func runToEnd() async throws {
         try checkUsable()
         guard isViewLoaded else { throw ARCloudError.hostNotLoaded }
         switch clock {
         case .virtual:
-            let end = frames.last.map { frameTimeOf($0) } ?? .zero
-            try await advance(by: max(.zero, end - replayTime))
+            try await advance(by: max(.zero, endTime - replayTime))
         case .realtime:
-            guard !isReplayFinished else { return }
+            guard !isFinished else { return }
             await withCheckedContinuation { finishWaiters.append($0) }
         }
     }
@@ -154,8 +176,10 @@ public final class ARSessionHost {
         localization?.abandon()
         localization = nil
         tracker.reset()
+        lastFix = nil
         cameraPose = nil
         lastRequestTime = nil
+        navigationDidLoseFix()
         let sceneReady = scene != nil
         sdk.update { state in
             state.lastError = nil
@@ -183,9 +207,22 @@ public final class ARSessionHost {
 
     // MARK: Frames and VPS
 
-    private var isRunning: Bool { isViewLoaded && !isRemoved && !sdk.isShutDown }
+    var isRunning: Bool { isViewLoaded && !isRemoved && !sdk.isShutDown }
 
-    private func checkUsable() throws {
+    /// When the replay is over: the last frame, or the last scripted action if later.
+    private var endTime: Duration {
+        max(frames.last.map { frameTimeOf($0) } ?? .zero, script.last.map { Self.time(of: $0) } ?? .zero)
+    }
+
+    /// True when every frame has been presented and every scripted action has run.
+    private var isFinished: Bool { isReplayFinished && scriptActionsRun >= script.count }
+
+    /// A scripted action's time on the replay clock, to the microsecond (as frames).
+    static func time(of action: ScriptAction) -> Duration {
+        .microseconds(Int64((action.time * 1e6).rounded()))
+    }
+
+    func checkUsable() throws {
         if sdk.isShutDown { throw ARCloudError.sessionShutDown }
         if isRemoved { throw ARCloudError.hostRemoved }
     }
@@ -202,9 +239,15 @@ public final class ARSessionHost {
         nextFrameIndex = index + 1
         currentFrameIndex = index
         replayTime = max(replayTime, frameTime(index))
-        cameraPose = tracker.pose(odometry: frame.odometry)
-        // Navigation progress and scripted actions (issue 8) hook in here, on this clock.
+        cameraPose = trackedPose(odometry: frame.odometry)
+        updateNavigation()
         if vpsRequestIsDue { startLocalization(frameAt: index) }
+    }
+
+    /// `T_map_camera` for a frame with this odometry: the last fix composed with the
+    /// odometry motion since, or the fix itself when either frame has no odometry.
+    private func trackedPose(odometry: Pose?) -> Pose? {
+        tracker.predict(odometry: odometry) ?? lastFix
     }
 
     private var vpsRequestIsDue: Bool {
@@ -241,11 +284,15 @@ public final class ARSessionHost {
         let frame = frames[frameIndex]
         switch outcome {
         case .success(.localized(let fix)):
-            tracker.setFix(fix.pose, odometry: frame.odometry)
-            cameraPose = tracker.pose(odometry: currentFrame?.odometry)
+            // A fix without odometry must not leave an older anchor in place.
+            tracker.reset()
+            tracker.update(fix: fix.pose, odometry: frame.odometry)
+            lastFix = fix.pose
+            cameraPose = trackedPose(odometry: currentFrame?.odometry)
             sdk.update { $0.vpsState = .localized(sectionId: fix.sectionId) }
             sdk.emit(.localization(.localized(frameId: frame.id, sectionId: fix.sectionId,
                                               pose: fix.pose, inliers: fix.inliers)))
+            navigationDidGetFix()
         case .success(.notLocalized(let reason)):
             sdk.emit(.localization(.notLocalized(frameId: frame.id, reason: reason)))
         case .failure(let error):
@@ -303,24 +350,33 @@ public final class ARSessionHost {
 
     private func startRealtimeReplay() {
         guard clock == .realtime, replayTask == nil, isRunning, !isPaused else { return }
-        guard !isReplayFinished else { replayDidFinish(); return }
+        guard !isFinished else { replayDidFinish(); return }
         let origin = ContinuousClock.now.advanced(by: .zero - replayTime)
         replayTask = Task { [weak self] in
             let clock = ContinuousClock()
             while true {
-                guard let deadline = self?.nextFrameDeadline(origin: origin) else { return }
-                do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+                guard let (deadline, isAction) = self?.nextDeadline() else { return }
+                do { try await clock.sleep(until: origin.advanced(by: deadline), tolerance: nil) } catch { return }
                 guard let self, !Task.isCancelled, self.isRunning, !self.isPaused else { return }
-                self.present(frameAt: self.nextFrameIndex)
+                if isAction {
+                    self.replayTime = max(self.replayTime, deadline)
+                    await self.runNextScriptAction()
+                } else {
+                    self.present(frameAt: self.nextFrameIndex)
+                }
             }
         }
     }
 
-    /// When the next frame is due in real time; nil (and the replay finished) when none is.
-    private func nextFrameDeadline(origin: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    /// Replay time of what comes next in real time: a scripted action stamped before the
+    /// next frame, or else the frame; nil (and the replay finished) when nothing is left.
+    private func nextDeadline() -> (Duration, isAction: Bool)? {
         guard isRunning, !isPaused else { return nil }
-        guard !isReplayFinished else { replayDidFinish(); return nil }
-        return origin.advanced(by: frameTime(nextFrameIndex))
+        guard !isFinished else { replayDidFinish(); return nil }
+        let action = scriptActionsRun < script.count ? Self.time(of: script[scriptActionsRun]) : nil
+        let frame = nextFrameIndex < frames.count ? frameTime(nextFrameIndex) : nil
+        if let action, frame.map({ action < $0 }) ?? true { return (action, true) }
+        return frame.map { ($0, false) }
     }
 
     private func pauseReplay() {

@@ -28,9 +28,12 @@ vc_status vc_baseline_pnp_ransac(const vc_pinhole *camera, const double *points2
 typedef struct vc_baseline_orb vc_baseline_orb;
 vc_status vc_baseline_orb_create(int32_t n_features, vc_baseline_orb **out);
 void vc_baseline_orb_destroy(vc_baseline_orb *orb);
-/* detectAndCompute on a gray image (caller-owned); only the keypoint count is returned. */
+/* detectAndCompute on a gray image (caller-owned). *count receives the number of
+ * keypoints; xy (NULL or 2*capacity floats, caller-owned) receives up to `capacity`
+ * keypoint positions, x,y interleaved. */
 vc_status vc_baseline_orb_detect(vc_baseline_orb *orb, const uint8_t *gray, int32_t width,
-                                 int32_t height, int32_t stride, int32_t *count);
+                                 int32_t height, int32_t stride, float *xy, int32_t capacity,
+                                 int32_t *count);
 
 #ifdef __cplusplus
 }

@@ -25,10 +25,12 @@ typedef struct vc_ransac_options {
     int32_t local_optimization; /* nonzero: LM on the inliers of every new best model */
     int32_t final_refinement;   /* nonzero: robust LM on the final inliers */
     int32_t loss;           /* vc_loss for the final refinement */
-    double loss_scale_px;   /* scale of that loss in pixels (e.g. threshold / 2) */
+    double loss_scale_px;   /* scale of that loss in pixels (e.g. the threshold) */
 } vc_ransac_options;
 
-/* Threshold 4 px, confidence 0.999, 10000 iterations, LO on, Cauchy refinement at 2 px. */
+/* Threshold 4 px, confidence 0.999, 10000 iterations, LO on, Huber refinement at 4 px
+ * (least squares on the inliers, bounded influence near the threshold: on Gaussian noise
+ * this measured as accurate as plain least squares, and a tighter Cauchy was less so). */
 vc_ransac_options vc_ransac_default_options(void);
 
 typedef struct vc_pose_result {

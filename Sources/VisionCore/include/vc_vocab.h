@@ -18,7 +18,9 @@
 extern "C" {
 #endif
 
+#ifndef VC_DESCRIPTOR_BYTES
 #define VC_DESCRIPTOR_BYTES 32
+#endif
 
 /* Opaque, immutable after creation. Every function taking a const vc_vocab * is safe to
  * call from many threads at once. */

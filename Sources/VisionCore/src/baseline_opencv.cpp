@@ -1,6 +1,7 @@
 // OpenCV reference pipelines for the benchmarks (see vc_baseline.h).
 #include "vc_baseline.h"
 #include "internal.hpp"
+#include <algorithm>
 #include <cmath>
 #include <vector>
 #include <opencv2/calib3d.hpp>
@@ -89,13 +90,19 @@ extern "C" vc_status vc_baseline_orb_create(int32_t n_features, vc_baseline_orb 
 extern "C" void vc_baseline_orb_destroy(vc_baseline_orb *orb) { delete orb; }
 
 extern "C" vc_status vc_baseline_orb_detect(vc_baseline_orb *orb, const uint8_t *gray, int32_t width,
-                                            int32_t height, int32_t stride, int32_t *count) {
+                                            int32_t height, int32_t stride, float *xy,
+                                            int32_t capacity, int32_t *count) {
     return vc::guarded([&]() -> vc_status {
         if (!orb || !gray || !count || width <= 0 || height <= 0 || stride < width)
             return vc::fail(VC_ERR_INVALID_ARGUMENT, "bad argument");
         const cv::Mat img(height, width, CV_8UC1, const_cast<uint8_t *>(gray), size_t(stride));
         orb->orb->detectAndCompute(img, cv::noArray(), orb->kps, orb->desc);
         *count = int32_t(orb->kps.size());
+        if (xy)
+            for (int i = 0; i < std::min(capacity, *count); ++i) {
+                xy[2 * i] = orb->kps[size_t(i)].pt.x;
+                xy[2 * i + 1] = orb->kps[size_t(i)].pt.y;
+            }
         return VC_OK;
     });
 }

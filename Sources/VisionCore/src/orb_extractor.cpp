@@ -107,31 +107,37 @@ void OrbExtractor::detect_level(int level) {
     if (w < 2 * kHalfPatch || h < 2 * kHalfPatch) return;
     // FAST needs 3 px around each tested pixel: hand it the level plus 3 px of padding, so
     // corners are found over the whole level (ORB-SLAM does the same).
-    const cv::Mat roi = padded_[level](cv::Rect(kEdge - 3, kEdge - 3, w + 6, h + 6));
-    // One pass at the minimum threshold. FAST scores do not depend on the threshold and a
-    // weak neighbour never suppresses a stronger corner, so the corners with score >= the
-    // initial threshold are exactly those a pass at the initial threshold would find.
-    cv::FAST(roi, fast_, p_.min_fast_threshold, true, cv::FastFeatureDetector::TYPE_9_16);
+    const cv::Mat &pad = padded_[level];
+    cv::FAST(pad(cv::Rect(kEdge - 3, kEdge - 3, w + 6, h + 6)), fast_, p_.ini_fast_threshold, true,
+             cv::FastFeatureDetector::TYPE_9_16);
 
     const int cs = p_.cell_size;
     const int ncx = std::max(1, w / cs), ncy = std::max(1, h / cs);
-    const float cw = float(w) / ncx, ch = float(h) / ncy;
     cell_strong_.assign(size_t(ncx * ncy), 0);
-    auto cell_of = [&](float x, float y) {
-        const int cx = std::min(ncx - 1, int(x / cw)), cy = std::min(ncy - 1, int(y / ch));
-        return cy * ncx + cx;
-    };
+    auto cell_x0 = [&](int cx) { return cx * w / ncx; };
+    auto cell_y0 = [&](int cy) { return cy * h / ncy; };
     for (const cv::KeyPoint &k : fast_) {
         const float x = k.pt.x - 3, y = k.pt.y - 3;
         if (x < 0 || y < 0 || x >= w || y >= h) continue;
-        if (k.response >= p_.ini_fast_threshold) cell_strong_[size_t(cell_of(x, y))] = 1;
+        const int cx = std::min(ncx - 1, int(x) * ncx / w), cy = std::min(ncy - 1, int(y) * ncy / h);
+        cell_strong_[size_t(cy * ncx + cx)] = 1;
+        cand_.push_back({x, y, k.response});
     }
-    // In cells that have strong corners keep only those; elsewhere fall back to weak ones.
-    for (const cv::KeyPoint &k : fast_) {
-        const float x = k.pt.x - 3, y = k.pt.y - 3;
-        if (x < 0 || y < 0 || x >= w || y >= h) continue;
-        if (k.response >= p_.ini_fast_threshold || !cell_strong_[size_t(cell_of(x, y))])
-            cand_.push_back({x, y, k.response});
+    // Cells without a corner at the initial threshold retry at the minimum one, so weakly
+    // textured regions still get features (ORB-SLAM's per-cell fallback).
+    if (p_.min_fast_threshold >= p_.ini_fast_threshold) return;
+    for (int cy = 0; cy < ncy; ++cy) {
+        for (int cx = 0; cx < ncx; ++cx) {
+            if (cell_strong_[size_t(cy * ncx + cx)]) continue;
+            const int x0 = cell_x0(cx), x1 = cell_x0(cx + 1), y0 = cell_y0(cy), y1 = cell_y0(cy + 1);
+            cv::FAST(pad(cv::Rect(kEdge + x0 - 3, kEdge + y0 - 3, x1 - x0 + 6, y1 - y0 + 6)), fast_,
+                     p_.min_fast_threshold, true, cv::FastFeatureDetector::TYPE_9_16);
+            for (const cv::KeyPoint &k : fast_) {
+                const float x = k.pt.x - 3 + x0, y = k.pt.y - 3 + y0;
+                if (x < x0 || y < y0 || x >= x1 || y >= y1) continue;
+                cand_.push_back({x, y, k.response});
+            }
+        }
     }
 }
 

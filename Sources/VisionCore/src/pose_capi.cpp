@@ -13,7 +13,7 @@ namespace {
 // Per-thread scratch reused across calls: no heap traffic once warmed up.
 thread_local std::vector<Eigen::Vector2d> t_xn;
 thread_local std::vector<Eigen::Vector3d> t_X, t_bearing;
-thread_local std::vector<int> t_inliers;
+thread_local std::vector<int> t_inliers, t_order, t_lo_scratch;
 
 bool finite_all(const double *v, size_t n) {
     for (size_t i = 0; i < n; ++i)
@@ -21,8 +21,11 @@ bool finite_all(const double *v, size_t n) {
     return true;
 }
 
+// Copies the correspondences into normalised scratch arrays. With `shuffle_seed`, in a
+// random order (t_order[k] is the caller's index of entry k): RANSAC's SPRT test assumes
+// the points it scores come in random order, and callers often pass sorted matches.
 vc_status load(const vc_pinhole *cam, const double *p2, const double *p3, int32_t n,
-               vc::PoseProblem *prob, bool bearings) {
+               vc::PoseProblem *prob, bool bearings, const uint64_t *shuffle_seed = nullptr) {
     if (!cam || n < 0 || (n > 0 && (!p2 || !p3)))
         return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument or negative count");
     if (!(cam->fx > 0 && cam->fy > 0) || !finite_all(&cam->fx, 4))
@@ -32,10 +35,17 @@ vc_status load(const vc_pinhole *cam, const double *p2, const double *p3, int32_
     t_xn.resize(size_t(n));
     t_X.resize(size_t(n));
     if (bearings) t_bearing.resize(size_t(n));
-    for (int i = 0; i < n; ++i) {
-        t_xn[size_t(i)] = Eigen::Vector2d((p2[2 * i] - cam->cx) / cam->fx, (p2[2 * i + 1] - cam->cy) / cam->fy);
-        t_X[size_t(i)] = Eigen::Vector3d(p3[3 * i], p3[3 * i + 1], p3[3 * i + 2]);
-        if (bearings) t_bearing[size_t(i)] = t_xn[size_t(i)].homogeneous().normalized();
+    t_order.resize(size_t(n));
+    for (int i = 0; i < n; ++i) t_order[size_t(i)] = i;
+    if (shuffle_seed) {
+        vc::SplitMix64 rng(*shuffle_seed ^ 0xC0FFEEull);
+        for (int i = n - 1; i > 0; --i) std::swap(t_order[size_t(i)], t_order[size_t(rng.below(i + 1))]);
+    }
+    for (int k = 0; k < n; ++k) {
+        const int i = t_order[size_t(k)];
+        t_xn[size_t(k)] = Eigen::Vector2d((p2[2 * i] - cam->cx) / cam->fx, (p2[2 * i + 1] - cam->cy) / cam->fy);
+        t_X[size_t(k)] = Eigen::Vector3d(p3[3 * i], p3[3 * i + 1], p3[3 * i + 2]);
+        if (bearings) t_bearing[size_t(k)] = t_xn[size_t(k)].homogeneous().normalized();
     }
     prob->xn = t_xn.data();
     prob->X = t_X.data();
@@ -81,7 +91,7 @@ double collect_inliers(const vc::PoseProblem &p, const vc::CameraPose &P, double
 }  // namespace
 
 extern "C" vc_ransac_options vc_ransac_default_options(void) {
-    return vc_ransac_options{4.0, 0.999, 10000, 0, 0x5EED, 1, 1, VC_LOSS_CAUCHY, 2.0};
+    return vc_ransac_options{4.0, 0.999, 10000, 0, 0x5EED, 1, 1, VC_LOSS_HUBER, 4.0};
 }
 
 extern "C" vc_status vc_pose_estimate(const vc_pinhole *camera, const double *points2d,
@@ -98,14 +108,15 @@ extern "C" vc_status vc_pose_estimate(const vc_pinhole *camera, const double *po
             return vc::fail(VC_ERR_INVALID_ARGUMENT,
                             "need threshold > 0, 0 < confidence < 1, max_iterations >= 1, loss scale > 0");
         vc::PoseProblem prob;
-        vc_status s = load(camera, points2d, points3d, n, &prob, true);
+        vc_status s = load(camera, points2d, points3d, n, &prob, true, &o.seed);
         if (s != VC_OK) return s;
         if (inlier_mask)
             for (int i = 0; i < n; ++i) inlier_mask[i] = 0;
         if (n == 0) return vc::fail(VC_ERR_EMPTY_INPUT, "no correspondences");
         if (n < 4) return vc::fail(VC_ERR_NO_SOLUTION, "fewer than 4 correspondences");
 
-        vc::AbsolutePoseEstimator est(prob, t_bearing.data(), o.threshold_px);
+        t_lo_scratch.reserve(size_t(n));
+        vc::AbsolutePoseEstimator est(prob, t_bearing.data(), o.threshold_px, &t_lo_scratch);
         vc::RansacParams rp;
         rp.max_iterations = o.max_iterations;
         rp.min_iterations = o.min_iterations;
@@ -125,6 +136,9 @@ extern "C" vc_status vc_pose_estimate(const vc_pinhole *camera, const double *po
             vc::LMOptions lo;
             lo.max_iterations = 30;
             lo.loss = make_loss(o.loss, o.loss_scale_px);
+            // Stop when a step lowers the cost by < 1e-7: far below the noise level, and
+            // it saves the slow tail of IRLS convergence.
+            lo.relative_decrease_tol = 1e-7;
             vc::CameraPose refined = best;
             vc::refine_pose_lm(prob, &refined, lo, t_inliers.data(), int(t_inliers.size()));
             best = refined;
@@ -133,7 +147,7 @@ extern "C" vc_status vc_pose_estimate(const vc_pinhole *camera, const double *po
         const int ni = int(t_inliers.size());
         if (ni < 4) return vc::fail(VC_ERR_NO_SOLUTION, "refined pose has fewer than 4 inliers");
         if (inlier_mask)
-            for (int i : t_inliers) inlier_mask[i] = 1;
+            for (int k : t_inliers) inlier_mask[t_order[size_t(k)]] = 1;
         write_pose(best, result->R_cw, result->t_cw);
         vc::CameraPose inv;
         inv.R = best.R.transpose();

@@ -40,12 +40,9 @@ struct BenchServeCommand: Command {
             guard let n = Int(s), (1...256).contains(n) else { throw UsageError("--concurrency needs numbers in 1...256, got '\(s)'") }
             return n
         }
-        guard let localize = ProductLocalizer.function else {
-            throw CommandFailure("bench serve needs the VPS localizer, which this build does not have yet")
-        }
-        let cache = MapCache(directory: URL(fileURLWithPath: try args.require("maps"), isDirectory: true))
-        guard cache.file(of: mapId) != nil else { throw CommandFailure("no map '\(mapId)' in \(cache.directory.path)") }
-        let engine = MapDirectoryEngine(cache: cache, localize: localize)
+        let mapsDir = URL(fileURLWithPath: try args.require("maps"), isDirectory: true)
+        let engine = MapDirectoryEngine(directory: mapsDir)
+        guard let mapFile = engine.cache.file(of: mapId) else { throw CommandFailure("no map '\(mapId)' in \(mapsDir.path)") }
 
         let sessionDir = URL(fileURLWithPath: try args.require("dataset"), isDirectory: true)
         let session = try RecordedSession.load(from: sessionDir)
@@ -55,14 +52,18 @@ struct BenchServeCommand: Command {
         }
         guard !frames.isEmpty else { throw CommandFailure("the dataset has no frames") }
 
-        // In-process: the same engine the server uses, map already loaded.
-        _ = try engine.localize(image: frames[0].image, request: frames[0].request)
+        // In-process: the localizer called directly, as `arcloud localize` does.
+        let localizer = try Localizer(map: try VPSMap.load(from: mapFile.path))
+        func localizeInProcess(_ f: VPSLoadGenerator.Frame) throws -> LocalizationResult {
+            try localizer.localize(encoded: f.image, intrinsics: f.request.intrinsics, prior: f.request.prior)
+        }
+        _ = try localizeInProcess(frames[0])                  // warm-up
         var inProcess: [Double] = []
         var localizedInProcess = 0
         let clock = ContinuousClock()
         for f in frames {
             let t0 = clock.now
-            if try engine.localize(image: f.image, request: f.request).status == .localized { localizedInProcess += 1 }
+            if try localizeInProcess(f).isLocalized { localizedInProcess += 1 }
             let d = (clock.now - t0).components
             inProcess.append(Double(d.seconds) * 1000 + Double(d.attoseconds) * 1e-15)
         }

@@ -62,9 +62,8 @@ struct ServeCommand: Command {
             throw CommandFailure("cannot open the token file: \(error)")
         }
         let accessLog = try openAccessLog(args.value("access-log") ?? "-")
-        let cache = MapCache(directory: URL(fileURLWithPath: mapsDir, isDirectory: true),
-                             capacity: try args.int("cache-maps", default: 4, range: 1...1000))
-        let engine = MapDirectoryEngine(cache: cache, localize: ProductLocalizer.function)
+        let engine = MapDirectoryEngine(directory: URL(fileURLWithPath: mapsDir, isDirectory: true),
+                                        cacheCapacity: try args.int("cache-maps", default: 4, range: 1...1000))
         let server = VPSServer(engine: engine, tokens: tokens, configuration: configuration,
                                accessLog: accessLog, version: arcloudVersion)
 
@@ -72,7 +71,7 @@ struct ServeCommand: Command {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         do { try server.start() } catch { throw CommandFailure("\(error)") }
-        print("arcloud serve: listening on \(server.baseURL) (\(cache.mapIds().count) maps in \(mapsDir))")
+        print("arcloud serve: listening on \(server.baseURL) (\(engine.cache.mapIds().count) maps in \(mapsDir))")
         fflush(nil)
 
         // SIGINT/SIGTERM arrive on dispatch sources and are handed over as a stream.

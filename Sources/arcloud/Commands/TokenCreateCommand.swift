@@ -40,7 +40,7 @@ struct TokenCreateCommand: Command {
         if let m = args.value("maps") {
             let ids = m.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !ids.isEmpty else { throw UsageError("--maps needs at least one map id") }
-            if let bad = ids.first(where: { !MapCache.isValidMapId($0) }) {
+            if let bad = ids.first(where: { !MapDirectory.isValidMapId($0) }) {
                 throw UsageError("--maps: '\(bad)' is not a map id (letters, digits, '.', '_', '-')")
             }
             maps = ids

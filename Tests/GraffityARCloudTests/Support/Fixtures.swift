@@ -71,6 +71,8 @@ enum Fixtures {
 final class RecordingDelegate: GraffityARCloudDelegate {
     var states: [GraffityARCloud.State] = []
     var localizationEvents: [LocalizationEvent] = []
+    /// Every event, in order.
+    var events: [ARCloudEvent] = []
 
     func graffityARCloud(_ sdk: GraffityARCloud, didChangeState state: GraffityARCloud.State) {
         states.append(state)
@@ -78,6 +80,18 @@ final class RecordingDelegate: GraffityARCloudDelegate {
 
     func graffityARCloud(_ sdk: GraffityARCloud, didUpdateLocalization event: LocalizationEvent) {
         localizationEvents.append(event)
+        events.append(.localization(event))
+    }
+
+    func graffityARCloud(_ sdk: GraffityARCloud, didTap event: TapEvent) { events.append(.tap(event)) }
+    func graffityARCloud(_ sdk: GraffityARCloud, didCollect event: CollectionEvent) { events.append(.collection(event)) }
+    func graffityARCloud(_ sdk: GraffityARCloud, didOpenLink event: LinkEvent) { events.append(.link(event)) }
+    func graffityARCloud(_ sdk: GraffityARCloud, didUpdateNavigation event: NavigationEvent) {
+        events.append(.navigation(event))
+    }
+
+    var navigationEvents: [NavigationEvent] {
+        events.compactMap { if case .navigation(let e) = $0 { return e } else { return nil } }
     }
 }
 

@@ -1,8 +1,11 @@
 // The absolute-pose estimator that lo_ransac drives: P3P on minimal samples, MSAC on
-// pixel reprojection error, LM with a truncated loss as local optimisation.
+// pixel reprojection error (with SPRT pre-emption), and as local optimisation a few
+// rounds of least squares on the current inliers.
 #pragma once
+#include "lo_ransac.hpp"
 #include "p3p_lambda_twist.hpp"
 #include "pose_refine_lm.hpp"
+#include <vector>
 
 namespace vc {
 
@@ -12,9 +15,11 @@ public:
     static constexpr int kSampleSize = 3;
     static constexpr int kMaxModels = 4;
 
-    // bearings[i] = (xn[i], 1) normalised; threshold in pixels.
-    AbsolutePoseEstimator(const PoseProblem &p, const Eigen::Vector3d *bearings, double threshold_px)
-        : p_(p), bearings_(bearings), th2_(threshold_px * threshold_px) {}
+    // bearings[i] = (xn[i], 1) normalised; threshold in pixels. `scratch` must have
+    // capacity for p.n indices (reserved by the caller, so refine() never allocates).
+    AbsolutePoseEstimator(const PoseProblem &p, const Eigen::Vector3d *bearings, double threshold_px,
+                          std::vector<int> *scratch)
+        : p_(p), bearings_(bearings), th2_(threshold_px * threshold_px), scratch_(scratch) {}
 
     int num_data() const { return p_.n; }
 
@@ -24,8 +29,8 @@ public:
         return p3p_lambda_twist(x, X, models);
     }
 
-    double score(const Model &m, double bail_out, int *inliers) const {
-        double s = 0;
+    double score(const Model &m, const ScoreLimit &lim, int *inliers) const {
+        double s = 0, lr = 0;
         int k = 0;
         const double fx = p_.fx, fy = p_.fy;
         for (int i = 0; i < p_.n; ++i) {
@@ -41,8 +46,15 @@ public:
                     ++k;
                 }
             }
+            if (lim.sprt) {
+                lr += e2 < th2_ ? lim.log_consistent : lim.log_inconsistent;
+                if (lr > lim.log_threshold) {
+                    *inliers = k;
+                    return std::numeric_limits<double>::infinity();
+                }
+            }
             s += e2;
-            if (s > bail_out) break;  // cannot beat the best model any more
+            if (s > lim.bail_out) break;  // cannot beat the best model any more
         }
         *inliers = k;
         return s;
@@ -50,16 +62,32 @@ public:
 
     void refine(Model *m) const {
         LMOptions o;
-        o.max_iterations = 10;
-        o.loss.kind = LossKind::Truncated;
-        o.loss.c2 = th2_;
-        refine_pose_lm(p_, m, o);
+        o.max_iterations = 4;
+        o.loss.kind = LossKind::Trivial;
+        o.relative_decrease_tol = 1e-6;
+        for (int round = 0; round < 2; ++round) {
+            collect_inliers(*m);
+            if (scratch_->size() < 4) return;
+            refine_pose_lm(p_, m, o, scratch_->data(), int(scratch_->size()));
+        }
     }
 
 private:
+    void collect_inliers(const Model &m) const {
+        scratch_->clear();
+        for (int i = 0; i < p_.n; ++i) {
+            const Eigen::Vector3d Z = m.R * p_.X[i] + m.t;
+            if (Z.z() <= 0) continue;
+            const double rx = p_.fx * (Z.x() / Z.z() - p_.xn[i].x());
+            const double ry = p_.fy * (Z.y() / Z.z() - p_.xn[i].y());
+            if (rx * rx + ry * ry < th2_) scratch_->push_back(i);
+        }
+    }
+
     PoseProblem p_;
     const Eigen::Vector3d *bearings_;
     double th2_;
+    std::vector<int> *scratch_;
 };
 
 }  // namespace vc

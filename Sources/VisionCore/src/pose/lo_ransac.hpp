@@ -1,4 +1,5 @@
-// LO-RANSAC (Chum, Matas, Kittler 2003) with MSAC scoring, generic over an estimator:
+// LO-RANSAC (Chum, Matas, Kittler 2003) with MSAC scoring and an SPRT pre-emption of bad
+// models (Chum & Matas 2008, "Optimal randomized RANSAC"), generic over an estimator:
 //
 //   struct Estimator {
 //       using Model = ...;
@@ -6,14 +7,22 @@
 //       static constexpr int kMaxModels;    // most models one minimal sample can give
 //       int num_data() const;
 //       int solve(const int *sample, Model *models) const;           // minimal solver
-//       // MSAC score Σ min(e², th²); may stop early and return anything > bail_out.
-//       double score(const Model &m, double bail_out, int *inliers) const;
+//       // MSAC score Σ min(e², th²) over the data in order. May stop early and return
+//       // anything > limit.bail_out, or +inf when the SPRT rejects the model.
+//       double score(const Model &m, const ScoreLimit &limit, int *inliers) const;
 //       void refine(Model *m) const;                                 // local optimisation
 //   };
 //
 // The iteration budget adapts to the best inlier ratio w: k = log(1 − p) / log(1 − wˢ),
 // and the loop stops as soon as that many samples were drawn. Nothing is allocated inside
 // the loop: samples and models live on the stack.
+//
+// SPRT: while scoring, each point multiplies a likelihood ratio by δ/ε (consistent) or
+// (1−δ)/(1−ε) (not), where ε is the inlier ratio of the best model so far and δ the
+// chance that a point fits a wrong model. A model is dropped once the ratio exceeds A;
+// a correct model is dropped with probability at most 1/A. Bad models are thus rejected
+// after ~15 points instead of being scored over hundreds. The data must be in random
+// order (the caller shuffles it) for the test's independence assumption to hold.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -26,6 +35,7 @@ struct RansacParams {
     int min_iterations = 0;
     double confidence = 0.9999;
     bool local_optimization = true;
+    bool sprt = true;
     uint64_t seed = 0x5EED;
 };
 
@@ -36,7 +46,16 @@ struct RansacStats {
     double score = std::numeric_limits<double>::infinity();
 };
 
-// Small fast generator (xoshiro-style splitmix); deterministic for a given seed.
+// Limits passed to Estimator::score.
+struct ScoreLimit {
+    double bail_out = std::numeric_limits<double>::infinity();
+    bool sprt = false;
+    double log_consistent = 0;    // log(δ/ε)
+    double log_inconsistent = 0;  // log((1−δ)/(1−ε))
+    double log_threshold = 0;     // log A
+};
+
+// Small fast generator (splitmix64); deterministic for a given seed.
 struct SplitMix64 {
     uint64_t s;
     explicit SplitMix64(uint64_t seed) : s(seed) {}
@@ -67,6 +86,8 @@ RansacStats lo_ransac(const Estimator &est, const RansacParams &opt,
                       typename Estimator::Model *best) {
     using Model = typename Estimator::Model;
     constexpr int S = Estimator::kSampleSize;
+    constexpr double kSprtDelta = 0.05;  // a point fits a wrong model (conservative)
+    constexpr double kSprtA = 1000;      // ≤ 0.1 % of good models lost
     RansacStats stats;
     const int n = est.num_data();
     if (n < S) return stats;
@@ -74,6 +95,17 @@ RansacStats lo_ransac(const Estimator &est, const RansacParams &opt,
     Model models[Estimator::kMaxModels];
     int sample[S];
     int needed = opt.max_iterations;
+    ScoreLimit limit;
+    const ScoreLimit full;  // no pre-emption: for refined models
+    auto update_sprt = [&] {
+        const double eps = double(stats.num_inliers) / n;
+        limit.sprt = opt.sprt && eps > 2 * kSprtDelta && eps < 1;
+        if (limit.sprt) {
+            limit.log_consistent = std::log(kSprtDelta / eps);
+            limit.log_inconsistent = std::log((1 - kSprtDelta) / (1 - eps));
+            limit.log_threshold = std::log(kSprtA);
+        }
+    };
     for (int iter = 0; iter < opt.max_iterations; ++iter) {
         if (iter >= needed && iter >= opt.min_iterations) break;
         stats.iterations = iter + 1;
@@ -88,7 +120,8 @@ RansacStats lo_ransac(const Estimator &est, const RansacParams &opt,
         const int nm = est.solve(sample, models);
         for (int m = 0; m < nm; ++m) {
             int inl = 0;
-            const double sc = est.score(models[m], stats.score, &inl);
+            limit.bail_out = stats.score;
+            const double sc = est.score(models[m], limit, &inl);
             if (!(sc < stats.score)) continue;
             *best = models[m];
             stats.score = sc;
@@ -99,15 +132,17 @@ RansacStats lo_ransac(const Estimator &est, const RansacParams &opt,
                 est.refine(&refined);
                 ++stats.refinements;
                 int rinl = 0;
-                const double rsc = est.score(refined, stats.score, &rinl);
+                const double rsc = est.score(refined, full, &rinl);
                 if (rsc < stats.score) {
                     *best = refined;
                     stats.score = rsc;
                     stats.num_inliers = rinl;
                 }
             }
-            needed = ransac_needed_iterations(stats.num_inliers, n, S, opt.confidence,
-                                              opt.max_iterations);
+            // A good model survives the SPRT with probability ≥ 1 − 1/A: budget for it.
+            const double conf = opt.sprt ? 1 - (1 - opt.confidence) * (1 - 1 / kSprtA) : opt.confidence;
+            needed = ransac_needed_iterations(stats.num_inliers, n, S, conf, opt.max_iterations);
+            update_sprt();
         }
     }
     return stats;

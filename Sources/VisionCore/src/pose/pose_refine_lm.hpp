@@ -19,7 +19,8 @@ struct PoseProblem {
 struct LMOptions {
     int max_iterations = 30;
     RobustLoss loss;
-    double gradient_tol = 1e-12;  // stop when the step is this small (relative)
+    double step_tol = 1e-12;             // stop when the step is this small (radians / relative)
+    double relative_decrease_tol = 1e-9; // stop when a step lowers the cost by less than this
 };
 
 struct LMReport {

@@ -1,0 +1,39 @@
+import Foundation
+import Geometry
+
+/// One posed image the builder turns into a keyframe.
+public struct MapBuildFrame: Sendable, Hashable {
+    public var name: String
+    public var timestamp: Double
+    /// `T_map_camera`, known (ground truth or a reconstruction's).
+    public var pose: Pose
+    public var intrinsics: CameraIntrinsics
+    public var imageURL: URL
+
+    public init(name: String, timestamp: Double, pose: Pose, intrinsics: CameraIntrinsics, imageURL: URL) {
+        self.name = name; self.timestamp = timestamp; self.pose = pose
+        self.intrinsics = intrinsics; self.imageURL = imageURL
+    }
+
+    /// The frames of a recorded session that have a ground-truth pose.
+    public static func frames(of session: RecordedSession, in directory: URL) -> [MapBuildFrame] {
+        session.frames.compactMap { f in
+            f.pose.map { MapBuildFrame(name: f.id, timestamp: f.timestamp, pose: $0, intrinsics: session.camera,
+                                       imageURL: RecordedSession.imageURL(of: f, in: directory)) }
+        }
+    }
+
+    /// The registered images of a COLMAP model, with their files in `images`.
+    public static func frames(of model: COLMAPTextModel, images: URL) -> [MapBuildFrame] {
+        model.images.enumerated().map { i, im in
+            MapBuildFrame(name: im.name, timestamp: Double(i), pose: im.pose, intrinsics: im.intrinsics,
+                          imageURL: images.appendingPathComponent(im.name))
+        }
+    }
+}
+
+/// Why a map could not be built.
+public struct MapBuildError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

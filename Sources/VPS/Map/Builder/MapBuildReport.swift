@@ -1,0 +1,27 @@
+/// What the builder did: per-stage wall-clock times and counts at each step.
+public struct MapBuildReport: Sendable {
+    /// Stage name and duration, in pipeline order.
+    public var stages: [(name: String, duration: Duration)] = []
+    public var keyframes = 0
+    /// ORB features over all keyframes.
+    public var features = 0
+    /// Keyframe pairs matched.
+    public var pairs = 0
+    /// Feature matches that passed the ratio and epipolar tests.
+    public var matches = 0
+    /// Multi-view tracks formed from the matches.
+    public var tracks = 0
+    /// Matches refused because they would put two features of one keyframe in a track.
+    public var trackConflicts = 0
+    /// Tracks rejected, by reason.
+    public var rejected: [String: Int] = [:]
+    /// Observations removed from kept points as outliers.
+    public var outlierObservations = 0
+    public var points = 0
+    public var observations = 0
+    public var words = 0
+
+    public init() {}
+
+    public var total: Duration { stages.reduce(.zero) { $0 + $1.duration } }
+}

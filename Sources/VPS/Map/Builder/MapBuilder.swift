@@ -1,0 +1,310 @@
+import Foundation
+import Geometry
+import Vision
+
+/// Builds a map from images with known poses.
+///
+/// Stages: ORB on every keyframe (all cores) → covisible keyframe pairs from the poses
+/// (frustum overlap and baseline) → matching of each pair along epipolar lines (Hamming
+/// ratio test, mutual) → union-find tracks over all pairs → multi-view triangulation with
+/// cheirality, parallax and reprojection checks (dropping the worst observation while it
+/// is an outlier) → a representative descriptor per point (the medoid by Hamming
+/// distance) → a vocabulary trained on those descriptors and its inverted index →
+/// sections from the scene description's bounds or by spatial clustering.
+public struct MapBuilder: Sendable {
+    public var options: MapBuildOptions
+
+    public init(options: MapBuildOptions = MapBuildOptions()) { self.options = options }
+
+    /// Features of one keyframe: stored pixels, undistorted pixels, octaves, descriptors.
+    struct KeyframeFeatures: Sendable {
+        var pixels: [SIMD2<Float>]
+        var undistorted: [SIMD2<Double>]
+        var octaves: [UInt8]
+        var descriptors: [UInt8]
+        var count: Int { octaves.count }
+    }
+
+    /// Builds the map; `log` receives one line per finished stage.
+    public func build(frames allFrames: [MapBuildFrame], metadata: MapMetadata, scene: SceneContent? = nil,
+                      log: (String) -> Void = { _ in }) throws -> (map: VPSMap, report: MapBuildReport) {
+        if let problem = scene?.problem { throw MapBuildError("scene: \(problem)") }
+        let frames = stride(from: 0, to: allFrames.count, by: max(1, options.keyframeStride)).map { allFrames[$0] }
+        guard frames.count >= 2 else {
+            throw MapBuildError("need at least 2 posed frames to build a map, got \(frames.count)")
+        }
+        for f in frames { if let p = f.intrinsics.problem { throw MapBuildError("frame \(f.name): \(p)") } }
+        var report = MapBuildReport()
+        report.keyframes = frames.count
+        let clock = ContinuousClock()
+        var stageStart = clock.now
+        func finish(_ name: String, _ detail: String) {
+            let d = clock.now - stageStart
+            report.stages.append((name, d))
+            log("\(name): \(detail) in \(formatSeconds(d))")
+            stageStart = clock.now
+        }
+        let threads = Parallel.threadCount(options.threads)
+
+        // 1. Features.
+        let orb = options.orb
+        let features = try Parallel.map(count: frames.count, threads: threads,
+                                        makeState: { try ORBExtractor(options: orb) }) { extractor, i in
+            try Self.extract(frames[i], with: extractor)
+        }
+        report.features = features.reduce(0) { $0 + $1.count }
+        finish("extract", "\(report.features) ORB features in \(frames.count) keyframes")
+
+        // 2. Covisible pairs.
+        let planner = CovisibilityPlanner(depthRange: options.sceneDepth, minBaseline: options.minBaseline,
+                                          maxViewAngleDegrees: options.maxViewAngleDegrees, minOverlap: options.minOverlap,
+                                          partnersPerKeyframe: options.partnersPerKeyframe)
+        let pairs = planner.pairs(poses: frames.map(\.pose), intrinsics: frames.map(\.intrinsics))
+        report.pairs = pairs.count
+        finish("pairs", "\(pairs.count) covisible keyframe pairs")
+
+        // 3. Matching along epipolar lines.
+        let opts = options
+        let pairMatches = try Parallel.map(count: pairs.count, threads: threads, makeState: { () }) { _, p in
+            try Self.match(features[pairs[p].a], features[pairs[p].b], frames[pairs[p].a], frames[pairs[p].b], opts)
+        }
+        report.matches = pairMatches.reduce(0) { $0 + $1.count }
+        finish("match", "\(report.matches) matches")
+
+        // 4. Tracks.
+        // Best matches first, so a wrong match loses against the right ones it conflicts with.
+        var all: [(distance: Int, pair: Int, index: Int)] = []
+        for (p, matches) in pairMatches.enumerated() {
+            for (i, m) in matches.enumerated() { all.append((m.distance, p, i)) }
+        }
+        all.sort { ($0.distance, $0.pair, $0.index) < ($1.distance, $1.pair, $1.index) }
+        var builder = TrackBuilder(featureCounts: features.map(\.count))
+        for m in all {
+            let p = pairs[m.pair], match = pairMatches[m.pair][m.index]
+            builder.union(p.a, match.a, p.b, match.b)
+        }
+        let tracks = builder.tracks()
+        report.tracks = tracks.count
+        report.trackConflicts = builder.conflicts
+        finish("tracks", "\(tracks.count) tracks (\(builder.conflicts) matches refused as inconsistent)")
+
+        // 5. Triangulation.
+        let triangulated = try Parallel.map(count: tracks.count, threads: threads, makeState: { () }) { _, t in
+            Self.triangulate(tracks[t], features: features, frames: frames, options: opts)
+        }
+        var positions: [Double] = [], descriptors: [UInt8] = [], counts: [UInt32] = []
+        var observations: [MapObservation] = []
+        for result in triangulated {
+            switch result {
+            case .rejected(let reason): report.rejected[reason, default: 0] += 1
+            case let .point(x, kept, outliers):
+                let index = UInt32(counts.count)
+                positions += [x.x, x.y, x.z]
+                counts.append(UInt32(kept.count))
+                report.outlierObservations += outliers
+                descriptors += Self.medoid(kept.map { o in
+                    features[o.keyframe].descriptors[32 * o.feature..<32 * o.feature + 32]
+                })
+                for o in kept {
+                    let f = features[o.keyframe]
+                    observations.append(MapObservation(point: index, keyframe: UInt32(o.keyframe),
+                                                       pixel: f.pixels[o.feature], octave: f.octaves[o.feature]))
+                }
+            }
+        }
+        report.points = counts.count
+        report.observations = observations.count
+        guard !counts.isEmpty else {
+            throw MapBuildError("no point survived triangulation (\(report.matches) matches, \(tracks.count) tracks); "
+                                + "check the poses, the intrinsics and --scene-depth")
+        }
+        finish("triangulate", "\(counts.count) points, \(observations.count) observations "
+               + "(rejected: \(report.rejected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))")
+
+        // 6. Vocabulary and words.
+        let vocabulary = try Vocabulary.train(
+            descriptors: descriptors,
+            parameters: .adaptive(descriptorCount: counts.count, pointsPerWord: options.pointsPerWord))
+        let words = vocabulary.words(for: descriptors)
+        report.words = vocabulary.wordCount
+        finish("vocabulary", "\(vocabulary.wordCount) words, depth \(vocabulary.depth)")
+
+        // 7. Sections and scene content.
+        var content = scene ?? SceneContent()
+        var pointSections: [Int32]
+        let bounded = !content.sections.isEmpty
+            && content.sections.allSatisfy { $0.boundsMin != nil && $0.boundsMax != nil }
+        if bounded {
+            pointSections = (0..<counts.count).map { i in
+                Int32(SectionAssignment.section(of: SIMD3(positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]),
+                                                in: content.sections) ?? -1)
+            }
+        } else if content.sections.isEmpty {
+            let clustered = SpatialSections.cluster(positions: positions)
+            content.sections = clustered.sections
+            pointSections = clustered.labels
+        } else {
+            pointSections = [Int32](repeating: -1, count: counts.count)
+        }
+        let keyframes = frames.map { f in
+            MapKeyframe(name: f.name, timestamp: f.timestamp, pose: f.pose, intrinsics: f.intrinsics,
+                        section: SectionAssignment.section(of: f.pose.center, in: content.sections))
+        }
+        finish("sections", "\(content.sections.count) sections" + (bounded ? " from the scene" : scene == nil ? " by clustering" : ""))
+
+        var meta = metadata
+        meta.builder = options.summary.merging(meta.builder) { _, given in given }
+        if meta.camera == nil { meta.camera = frames[0].intrinsics }
+        let points = MapPoints(positions: positions, descriptors: descriptors, observationCounts: counts,
+                               words: words, sections: pointSections)
+        let map = try VPSMap(metadata: meta, scene: content, keyframes: keyframes, points: points,
+                             observations: observations, vocabulary: vocabulary)
+        return (map, report)
+    }
+
+    // MARK: Stages
+
+    static func extract(_ frame: MapBuildFrame, with extractor: ORBExtractor) throws -> KeyframeFeatures {
+        let bytes: [UInt8]
+        do { bytes = [UInt8](try Data(contentsOf: frame.imageURL)) } catch {
+            throw MapBuildError("\(frame.imageURL.path): cannot read the image (\(error.localizedDescription))")
+        }
+        do {
+            let image = try GrayImage(decoding: bytes)
+            guard image.width == frame.intrinsics.width, image.height == frame.intrinsics.height else {
+                throw MapBuildError("\(frame.imageURL.path): image is \(image.width)x\(image.height) but the camera "
+                                    + "says \(frame.intrinsics.width)x\(frame.intrinsics.height)")
+            }
+            let f = try extractor.extract(image)
+            let pixels = f.keypoints.map { SIMD2(Double($0.x), Double($0.y)) }
+            let undistorted = frame.intrinsics.distortion.isEmpty ? pixels : try frame.intrinsics.undistort(pixels)
+            return KeyframeFeatures(pixels: f.keypoints.map { SIMD2($0.x, $0.y) }, undistorted: undistorted,
+                                    octaves: f.keypoints.map { UInt8(clamping: $0.octave) }, descriptors: f.descriptors)
+        } catch let e as VisionError {
+            throw MapBuildError("\(frame.imageURL.path): \(e)")
+        }
+    }
+
+    /// Matches of keyframe a's features to b's: each candidate lies within the epipolar
+    /// threshold (scaled by its pyramid level) of the line of the query, then the Hamming
+    /// ratio test and a mutual check pick at most one partner.
+    static func match(_ fa: KeyframeFeatures, _ fb: KeyframeFeatures, _ a: MapBuildFrame, _ b: MapBuildFrame,
+                      _ options: MapBuildOptions) throws -> [PairMatch] {
+        guard fa.count > 0, fb.count > 0 else { return [] }
+        let F = fundamental(from: a, to: b)
+        let scale = Double(options.orb.scaleFactor)
+        let levelScale = (0..<32).map { pow(scale, Double($0)) }
+        let bx = fb.undistorted.map(\.x), by = fb.undistorted.map(\.y)
+        var lists = CandidateLists()
+        var candidates: [Int] = []
+        for i in 0..<fa.count {
+            let x = fa.undistorted[i]
+            let l = F * SIMD3(x.x, x.y, 1)
+            let norm = (l.x * l.x + l.y * l.y).squareRoot()
+            candidates.removeAll(keepingCapacity: true)
+            if norm > 1e-12 {
+                let oa = Int(fa.octaves[i])
+                for j in 0..<fb.count {
+                    let ob = Int(fb.octaves[j])
+                    if abs(oa - ob) > 1 { continue }
+                    let d = abs(l.x * bx[j] + l.y * by[j] + l.z) / norm
+                    if d <= options.epipolarThreshold * levelScale[min(ob, 31)] { candidates.append(j) }
+                }
+            }
+            lists.append(candidates)
+        }
+        let matcher = DescriptorMatcher(ratio: options.ratio, maxDistance: options.maxHammingDistance, mutual: true)
+        return try matcher.match(query: fa.descriptors, train: fb.descriptors, candidates: lists).map {
+            PairMatch(a: $0.query, b: $0.train, distance: $0.distance)
+        }
+    }
+
+    struct PairMatch: Sendable {
+        var a: Int
+        var b: Int
+        var distance: Int
+    }
+
+    /// F with x_bᵀ F x_a = 0 for undistorted pixels of a and b.
+    static func fundamental(from a: MapBuildFrame, to b: MapBuildFrame) -> Matrix3 {
+        let rel = b.pose.inverse * a.pose          // X_b = R X_a + t
+        let R = rel.rotation.matrix, t = rel.translation
+        let tx = Matrix3(rows: SIMD3(0, -t.z, t.y), SIMD3(t.z, 0, -t.x), SIMD3(-t.y, t.x, 0))
+        let E = tx * R
+        func kInverse(_ k: CameraIntrinsics) -> Matrix3 {
+            Matrix3(rows: SIMD3(1 / k.fx, 0, -k.cx / k.fx), SIMD3(0, 1 / k.fy, -k.cy / k.fy), SIMD3(0, 0, 1))
+        }
+        return kInverse(b.intrinsics).transposed * E * kInverse(a.intrinsics)
+    }
+
+    enum TrackResult: Sendable {
+        case point(SIMD3<Double>, kept: [TrackBuilder.Observation], outliers: Int)
+        case rejected(String)
+    }
+
+    /// Triangulates a track from all its views. Each observation must reproject within
+    /// `maxReprojectionError × scaleFactor^octave`; while one does not and more than
+    /// `minTrackLength` remain, the worst (relative to its own threshold) is dropped and the
+    /// point re-triangulated.
+    static func triangulate(_ track: [TrackBuilder.Observation], features: [KeyframeFeatures],
+                            frames: [MapBuildFrame], options: MapBuildOptions) -> TrackResult {
+        // Reprojection is checked here per observation, so the triangulator's own check is off.
+        let triangulator = Triangulator(minParallaxDegrees: options.minParallaxDegrees, maxError: .infinity, refine: true)
+        let minimum = max(2, options.minTrackLength)
+        var obs = track
+        var outliers = 0
+        while obs.count >= minimum {
+            let views = obs.map { o in
+                var k = frames[o.keyframe].intrinsics
+                k.distortion = []
+                return CameraView(pose: frames[o.keyframe].pose, intrinsics: k)
+            }
+            let pixels = obs.map { features[$0.keyframe].undistorted[$0.feature] }
+            guard let t = try? triangulator.triangulate(views: views, pixels: pixels) else { return .rejected("degenerate") }
+            switch t.status {
+            case .ok, .highError:
+                guard t.errors.count == obs.count else { return .rejected("degenerate") }
+                let excess = obs.indices.map { i in
+                    t.errors[i] / allowedError(octave: features[obs[i].keyframe].octaves[obs[i].feature], options)
+                }
+                let worst = excess.indices.max { excess[$0] < excess[$1] }!
+                if excess[worst] <= 1 { return .point(t.position, kept: obs, outliers: outliers) }
+                if obs.count == minimum { return .rejected("reprojection") }
+                obs.remove(at: worst)
+                outliers += 1
+            case .lowParallax: return .rejected("parallax")
+            case .behindCamera: return .rejected("cheirality")
+            case .degenerate: return .rejected("degenerate")
+            }
+        }
+        return .rejected("short track")
+    }
+
+    /// The reprojection error allowed for a keypoint found at pyramid level `octave`.
+    public static func allowedError(octave: UInt8, _ options: MapBuildOptions) -> Double {
+        options.maxReprojectionError * pow(Double(options.orb.scaleFactor), Double(octave))
+    }
+
+    /// The descriptor with the smallest total Hamming distance to the others.
+    static func medoid(_ descriptors: [ArraySlice<UInt8>]) -> [UInt8] {
+        if descriptors.count <= 2 { return Array(descriptors[0]) }
+        var best = 0, bestSum = Int.max
+        for i in descriptors.indices {
+            var sum = 0
+            for j in descriptors.indices where j != i { sum += hamming(descriptors[i], descriptors[j]) }
+            if sum < bestSum { bestSum = sum; best = i }
+        }
+        return Array(descriptors[best])
+    }
+
+    static func hamming(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int {
+        var d = 0
+        for (x, y) in zip(a, b) { d += (x ^ y).nonzeroBitCount }
+        return d
+    }
+}
+
+func formatSeconds(_ d: Duration) -> String {
+    let s = Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    return String(format: "%.2f s", s)
+}

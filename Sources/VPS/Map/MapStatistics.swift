@@ -1,0 +1,62 @@
+/// Figures about a map: sizes, track lengths, reprojection error, vocabulary occupancy,
+/// per-section counts. `arcloud map inspect` prints them (or their JSON).
+public struct MapStatistics: Sendable, Hashable, Codable {
+    public struct Section: Sendable, Hashable, Codable {
+        public var id: String
+        public var name: String
+        public var points: Int
+        public var keyframes: Int
+    }
+
+    public var name: String
+    public var keyframes: Int
+    public var points: Int
+    public var observations: Int
+    public var meanTrackLength: Double
+    /// Track length → number of points with that many observations.
+    public var trackLengthHistogram: [Int: Int]
+    /// Over all observations, pixels.
+    public var meanReprojectionError: Double
+    public var medianReprojectionError: Double
+    public var p95ReprojectionError: Double
+    public var maxReprojectionError: Double
+    public var words: Int
+    public var vocabularyDepth: Int
+    /// Points per non-empty word.
+    public var meanPointsPerWord: Double
+    public var maxPointsPerWord: Int
+    public var sections: [Section]
+    public var objects: Int
+    public var navigationNodes: Int
+    public var navigationEdges: Int
+
+    public init(_ map: VPSMap) {
+        name = map.metadata.name
+        keyframes = map.keyframes.count
+        points = map.points.count
+        observations = map.observations.count
+        meanTrackLength = points == 0 ? 0 : Double(observations) / Double(points)
+        var histogram: [Int: Int] = [:]
+        for c in map.points.observationCounts { histogram[Int(c), default: 0] += 1 }
+        trackLengthHistogram = histogram
+        let errors = MapGeometry.reprojectionErrors(of: map).sorted()
+        func at(_ q: Double) -> Double { errors.isEmpty ? 0 : errors[min(errors.count - 1, Int(Double(errors.count) * q))] }
+        meanReprojectionError = errors.isEmpty ? 0 : errors.reduce(0, +) / Double(errors.count)
+        medianReprojectionError = at(0.5)
+        p95ReprojectionError = at(0.95)
+        maxReprojectionError = errors.last ?? 0
+        words = map.vocabulary?.wordCount ?? 0
+        vocabularyDepth = map.vocabulary?.depth ?? 0
+        let index = map.wordIndex
+        let sizes = (0..<index.wordCount).map { Int(index.offsets[$0 + 1] - index.offsets[$0]) }.filter { $0 > 0 }
+        meanPointsPerWord = sizes.isEmpty ? 0 : Double(sizes.reduce(0, +)) / Double(sizes.count)
+        maxPointsPerWord = sizes.max() ?? 0
+        sections = map.scene.sections.enumerated().map { i, s in
+            Section(id: s.id, name: s.name, points: map.points.sections.lazy.filter { $0 == Int32(i) }.count,
+                    keyframes: map.keyframes.lazy.filter { $0.section == i }.count)
+        }
+        objects = map.scene.objects.count
+        navigationNodes = map.scene.navigation.nodes.count
+        navigationEdges = map.scene.navigation.edges.count
+    }
+}

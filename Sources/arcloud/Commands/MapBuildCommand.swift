@@ -1,0 +1,141 @@
+import Foundation
+import VPS
+import Vision
+
+struct MapBuildCommand: Command {
+    static let name = "map build"
+    static let summary = "Build a map from a posed recorded session or a COLMAP model"
+    static let help = """
+        USAGE: arcloud map build --session <dir> --out <map.vpsmap> [options]
+               arcloud map build --colmap <model-dir> --images <dir> --out <map.vpsmap> [options]
+
+        Builds a map from images with known poses: ORB features on every keyframe (all
+        cores), covisible keyframe pairs chosen from the poses (frustum overlap, baseline),
+        matching along epipolar lines (Hamming ratio test, mutual), multi-view tracks,
+        triangulation with cheirality, parallax and reprojection filters, one representative
+        descriptor per point (the medoid), a vocabulary with an inverted index for retrieval,
+        and sections. Prints per-stage timings on stderr and a summary on stdout. The map is
+        written atomically: an interrupted build never damages an existing file at --out.
+
+        Sessions: frames with a ground-truth pose are used. When the session folder has a
+        scene.json, its sections (by bounds), AR objects and navigation graph go into the
+        map; otherwise sections come from spatial clustering of the points.
+        COLMAP: reads cameras.txt and images.txt (poses of registered images; models
+        SIMPLE_PINHOLE, PINHOLE, SIMPLE_RADIAL, RADIAL, OPENCV); points3D.txt is not used.
+
+        OPTIONS:
+          --session <dir>        Recorded session folder (session.json + frames/)
+          --colmap <dir>         COLMAP text model folder (cameras.txt, images.txt)
+          --images <dir>         Image folder of the COLMAP model
+          --out <file>           Map file to write (replaced atomically)
+          --scene <file>         Scene description / scene content JSON (default: <session>/scene.json)
+          --no-scene             Ignore the session's scene.json
+          --name <name>          Map name (default: the scene's or session's name)
+          --stride <k>           Use every k-th posed frame (default 1)
+          --features <n>         ORB features per keyframe (default 1500)
+          --min-track <n>        Keyframes that must see a point (default 3)
+          --max-error <px>       Reprojection error allowed at pyramid level 0 (default 2.5)
+          --scene-depth <a-b>    Distances of scene surfaces in metres, for pairing (default 0.5-8)
+          --threads <n>          Threads (default: all cores)
+          --quiet                No stage lines on stderr
+
+        EXAMPLES:
+          arcloud map build --session Datasets/gallery-mapping --out Maps/gallery.vpsmap
+          arcloud map build --colmap sparse/0 --images images --out office.vpsmap --min-track 2
+        """
+    static let options: Set<String> = ["session", "colmap", "images", "out", "scene", "name", "stride", "features",
+                                       "min-track", "max-error", "scene-depth", "threads"]
+    static let switches: Set<String> = ["no-scene", "quiet"]
+
+    static func run(_ args: Arguments) async throws -> Int32 {
+        try args.noExtraPositionals(beyond: 0)
+        let out = try args.require("out")
+        var options = MapBuildOptions()
+        options.keyframeStride = try args.int("stride", default: 1, range: 1...1000)
+        options.orb.featureCount = try args.int("features", default: options.orb.featureCount, range: 100...20000)
+        options.minTrackLength = try args.int("min-track", default: options.minTrackLength, range: 2...100)
+        options.maxReprojectionError = try args.double("max-error", default: options.maxReprojectionError)
+        if options.maxReprojectionError <= 0 { throw UsageError("option '--max-error' must be positive") }
+        options.threads = try args.int("threads", default: 0, range: 0...256)
+        if let depth = args.value("scene-depth") {
+            let parts = depth.split(separator: "-").compactMap { Double($0) }
+            guard parts.count == 2, parts[0] > 0, parts[1] > parts[0] else {
+                throw UsageError("option '--scene-depth' needs <near>-<far> in metres, e.g. 0.5-8, got '\(depth)'")
+            }
+            options.sceneDepth = parts[0]...parts[1]
+        }
+
+        let frames: [MapBuildFrame]
+        var sceneURL = args.value("scene").map { URL(fileURLWithPath: $0) }
+        var defaultName: String
+        var source: String
+        switch (args.value("session"), args.value("colmap")) {
+        case (let dir?, nil):
+            if args.value("images") != nil { throw UsageError("--images goes with --colmap, not --session") }
+            let url = URL(fileURLWithPath: dir, isDirectory: true)
+            let session: RecordedSession
+            do { session = try RecordedSession.load(from: url) } catch { throw CommandFailure("\(dir): \(error)") }
+            frames = MapBuildFrame.frames(of: session, in: url)
+            if frames.isEmpty { throw CommandFailure("\(dir): no frame has a ground-truth pose; a map needs posed frames") }
+            let sessionScene = url.appendingPathComponent(SceneDescription.fileName)
+            if sceneURL == nil, !args.has("no-scene"), FileManager.default.fileExists(atPath: sessionScene.path) {
+                sceneURL = sessionScene
+            }
+            defaultName = session.name
+            source = "session \(dir)"
+        case (nil, let model?):
+            let images = try args.require("images")
+            let parsed: COLMAPTextModel
+            do { parsed = try COLMAPTextModel.load(from: URL(fileURLWithPath: model, isDirectory: true)) } catch {
+                throw CommandFailure("\(error)")
+            }
+            frames = MapBuildFrame.frames(of: parsed, images: URL(fileURLWithPath: images, isDirectory: true))
+            defaultName = URL(fileURLWithPath: model).lastPathComponent
+            source = "colmap \(model)"
+        case (nil, nil): throw UsageError("give --session <dir>, or --colmap <dir> with --images <dir>")
+        default: throw UsageError("give either --session or --colmap, not both")
+        }
+
+        var scene: SceneContent?
+        if let sceneURL {
+            do {
+                scene = try JSONDecoder().decode(SceneContent.self, from: Data(contentsOf: sceneURL))
+                if let name = try? JSONDecoder().decode(SceneDescription.self, from: Data(contentsOf: sceneURL)).name {
+                    defaultName = name
+                }
+            } catch {
+                throw CommandFailure("\(sceneURL.path): not scene JSON (\(error))")
+            }
+        }
+
+        let quiet = args.has("quiet")
+        let metadata = MapMetadata(name: args.value("name") ?? defaultName, source: source)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let built: (map: VPSMap, report: MapBuildReport)
+        do {
+            built = try MapBuilder(options: options).build(frames: frames, metadata: metadata, scene: scene) { line in
+                if !quiet { FileHandle.standardError.write(Data("  \(line)\n".utf8)) }
+            }
+        } catch let e as MapBuildError {
+            throw CommandFailure(e.description)
+        }
+        let writeStart = clock.now
+        do { try built.map.write(to: out) } catch let e as MapFileError { throw CommandFailure(e.description) }
+        let writeTime = clock.now - writeStart
+        if !quiet { FileHandle.standardError.write(Data("  write: \(out) in \(String(format: "%.2f s", secs(writeTime)))\n".utf8)) }
+
+        let r = built.report
+        let size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
+        let meanTrack = r.points == 0 ? 0 : Double(r.observations) / Double(r.points)
+        print("built \(out): '\(built.map.metadata.name)', \(r.keyframes) keyframes, \(r.points) points, "
+              + "\(r.observations) observations (mean track \(String(format: "%.2f", meanTrack))), "
+              + "\(built.map.scene.sections.count) sections, \(built.map.scene.objects.count) objects, "
+              + String(format: "%.1f MB, %.1f s", Double(size) / 1e6, secs(clock.now - start)))
+        return 0
+    }
+
+    private static func secs(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import VPS
+
+struct MapSceneImportCommand: Command {
+    static let name = "map scene import"
+    static let summary = "Replace a map's sections, AR objects and navigation graph from JSON"
+    static let help = """
+        USAGE: arcloud map scene import <map.vpsmap> <scene.json>
+
+        Reads scene content JSON (what `map scene export` writes; a dataset's scene.json
+        works too) and replaces the map's sections, AR objects and navigation graph. The
+        content is checked first: unique ids, objects and nodes in known sections, edges
+        between known nodes, a `url` in every link's payload. Points and keyframes are
+        re-assigned to the new sections (by bounds when every section has them, else by id).
+        The map file is rewritten atomically: a failure leaves the old map as it was.
+
+        EXAMPLE:
+          arcloud map scene export Maps/gallery.vpsmap --out scene.json
+          (edit scene.json)
+          arcloud map scene import Maps/gallery.vpsmap scene.json
+        """
+    static let options: Set<String> = []
+    static let switches: Set<String> = []
+
+    static func run(_ args: Arguments) async throws -> Int32 {
+        try args.noExtraPositionals(beyond: 2)
+        let path = try args.positional(0, "map.vpsmap")
+        let scenePath = try args.positional(1, "scene.json")
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: scenePath)) } catch {
+            throw CommandFailure("\(scenePath): cannot read (\(error.localizedDescription))")
+        }
+        let scene: SceneContent
+        do { scene = try JSONDecoder().decode(SceneContent.self, from: data) } catch {
+            throw CommandFailure("\(scenePath): not scene content JSON (\(describe(error)))")
+        }
+        do {
+            try VPSMap.replaceScene(in: path, with: scene)
+        } catch let e as MapInconsistency {
+            throw CommandFailure("\(scenePath): \(e.description); the map was not changed")
+        } catch let e as MapFileError {
+            throw CommandFailure(e.description)
+        }
+        print("\(path): scene replaced — \(scene.sections.count) sections, \(scene.objects.count) objects, "
+              + "\(scene.navigation.nodes.count) navigation nodes, \(scene.navigation.edges.count) edges")
+        return 0
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let c):
+            return "missing '\((c.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
+        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c), DecodingError.dataCorrupted(let c):
+            let at = c.codingPath.map(\.stringValue).joined(separator: ".")
+            return (at.isEmpty ? "" : "at '\(at)': ") + c.debugDescription
+        default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Geometry
+import Testing
+import VPS
+import Vision
+
+/// `arcloud map inspect` and `map scene export|import` on a small synthetic map.
+@Suite struct MapCommandTests {
+    static func scratch() throws -> String {
+        let dir = NSTemporaryDirectory() + "arcloud-mapcli-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// 200 points on a wall seen by 4 keyframes, observations at their exact projections.
+    static func smallMap() throws -> VPSMap {
+        let k = CameraIntrinsics(width: 640, height: 480, fx: 500, fy: 500, cx: 320, cy: 240)
+        let keyframes = (0..<4).map { i in
+            MapKeyframe(name: "f\(i)", timestamp: Double(i),
+                        pose: .lookAt(eye: SIMD3(Double(i) * 0.3, 1.5, 0), target: SIMD3(Double(i) * 0.3, 1.5, 4)),
+                        intrinsics: k)
+        }
+        var positions: [Double] = [], descriptors: [UInt8] = [], observations: [MapObservation] = []
+        for p in 0..<200 {
+            let x = SIMD3(Double(p % 20) * 0.1 - 0.5, 0.8 + Double(p / 20) * 0.12, 4.0)
+            positions += [x.x, x.y, x.z]
+            descriptors += (0..<32).map { UInt8(truncatingIfNeeded: p &* 31 &+ $0 &* 7) }
+            for (i, kf) in keyframes.enumerated() {
+                let px = MapGeometry.project(x, pose: kf.pose, intrinsics: k)!
+                observations.append(MapObservation(point: UInt32(p), keyframe: UInt32(i),
+                                                   pixel: SIMD2(Float(px.x), Float(px.y)), octave: 0))
+            }
+        }
+        let vocab = try Vocabulary.train(descriptors: descriptors, parameters: .adaptive(descriptorCount: 200))
+        let scene = SceneContent(sections: [MapSection(id: "wall", name: "Wall", boundsMin: SIMD3(-2, 0, 3),
+                                                       boundsMax: SIMD3(2, 3, 5))])
+        return try VPSMap(metadata: MapMetadata(name: "small", source: "test"), scene: scene, keyframes: keyframes,
+                          points: MapPoints(positions: positions, descriptors: descriptors,
+                                            observationCounts: [UInt32](repeating: 4, count: 200),
+                                            words: vocab.words(for: descriptors), sections: [Int32](repeating: 0, count: 200)),
+                          observations: observations, vocabulary: vocab)
+    }
+
+    @Test func inspectPrintsTheFigures() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.smallMap().write(to: dir + "/m.vpsmap")
+        let r = try ArcloudProcess.run(["map", "inspect", dir + "/m.vpsmap"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("keyframes    4"))
+        #expect(r.stdout.contains("points       200"))
+        #expect(r.stdout.contains("observations 800"))
+        #expect(r.stdout.contains("wall \"Wall\": 200 points"))
+
+        let json = try ArcloudProcess.run(["map", "inspect", dir + "/m.vpsmap", "--json"])
+        let stats = try JSONDecoder().decode(MapStatistics.self, from: Data(json.stdout.utf8))
+        #expect(stats.points == 200 && stats.trackLengthHistogram == [4: 200])
+        #expect(stats.maxReprojectionError < 0.01)
+    }
+
+    @Test func inspectOfABadFileFailsWithOneLineNamingIt() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bad = dir + "/bad.vpsmap"
+        try Data("not a map".utf8).write(to: URL(fileURLWithPath: bad))
+        let r = try ArcloudProcess.run(["map", "inspect", bad])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains(bad) && r.stderr.contains("not an arcloud map"))
+        #expect(r.stderr.split(separator: "\n").count == 1)
+        let missing = try ArcloudProcess.run(["map", "inspect", dir + "/none.vpsmap"])
+        #expect(missing.status == 1 && missing.stderr.contains("no such map file"))
+    }
+
+    @Test func sceneExportEditImportRoundTrip() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let map = dir + "/m.vpsmap", json = dir + "/scene.json"
+        try Self.smallMap().write(to: map)
+        let export = try ArcloudProcess.run(["map", "scene", "export", map, "--out", json])
+        #expect(export.status == 0, "\(export.stderr)")
+        var scene = try JSONDecoder().decode(SceneContent.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
+        #expect(scene.sections.map(\.id) == ["wall"])
+
+        scene.objects.append(SceneObject(id: "g1", kind: .graffiti, sectionId: "wall",
+                                         pose: .init(rotation: .identity, translation: SIMD3(0, 1.5, 3.99)),
+                                         extent: SIMD3(1, 1, 0), payload: ["title": "Hello"]))
+        scene.navigation = NavigationGraph(nodes: [.init(id: "a", name: "A", position: SIMD3(0, 0, 1), sectionId: "wall"),
+                                                   .init(id: "b", name: "B", position: SIMD3(1, 0, 1), sectionId: "wall")],
+                                           edges: [.init(from: "a", to: "b", weight: 1)])
+        try JSONEncoder().encode(scene).write(to: URL(fileURLWithPath: json))
+        let imported = try ArcloudProcess.run(["map", "scene", "import", map, json])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try VPSMap.loadScene(from: map) == scene)
+
+        // stdout export equals the imported content.
+        let out = try ArcloudProcess.run(["map", "scene", "export", map])
+        #expect(try JSONDecoder().decode(SceneContent.self, from: Data(out.stdout.utf8)) == scene)
+
+        // An invalid scene is refused and the map is unchanged.
+        scene.navigation.edges.append(.init(from: "a", to: "nowhere", weight: 1))
+        try JSONEncoder().encode(scene).write(to: URL(fileURLWithPath: json))
+        let refused = try ArcloudProcess.run(["map", "scene", "import", map, json])
+        #expect(refused.status == 1 && refused.stderr.contains("nowhere"))
+        #expect(try VPSMap.loadScene(from: map).navigation.edges.count == 1)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `arcloud token` and `arcloud serve` as an operator runs them: issue tokens, start the
+/// service on a free port, call it, revoke a token, stop it with SIGTERM.
+@Suite struct ServeCommandTests {
+    private func get(_ url: String, token: String?) async throws -> (status: Int, body: String) {
+        var request = URLRequest(url: try #require(URL(string: url)))
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func tokensServeAndGracefulStop() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("serve-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("maps"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("tokens.db").path
+
+        let created = try ArcloudProcess.run(["token", "create", "--db", db, "--name", "e2e", "--expires", "1h"])
+        #expect(created.status == 0, "\(created.stderr)")
+        let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(token.hasPrefix("arc_") && token.count == 47)
+        #expect(created.stderr.contains("shown only this once"))
+        let usage = try ArcloudProcess.run(["token", "create", "--db", db, "--name", "x", "--expires", "soon"])
+        #expect(usage.status == 2)
+        let listed = try ArcloudProcess.run(["token", "list", "--db", db])
+        #expect(listed.stdout.contains("e2e") && listed.stdout.contains("active") && !listed.stdout.contains(token))
+
+        let serve = Process()
+        serve.executableURL = ArcloudProcess.executable
+        serve.arguments = ["serve", "--maps", dir.appendingPathComponent("maps").path, "--db", db, "--port", "0"]
+        let out = Pipe(), err = Pipe()
+        serve.standardOutput = out
+        serve.standardError = err
+        try serve.run()
+        defer { if serve.isRunning { serve.terminate() } }
+
+        // The first stdout line names the bound URL.
+        var firstLine = Data()
+        while !firstLine.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            firstLine += chunk
+        }
+        let line = String(decoding: firstLine, as: UTF8.self)
+        let url = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(line)")
+
+        #expect(try await get(url + "/healthz", token: nil).status == 200)
+        let maps = try await get(url + "/v1/maps", token: token)
+        #expect(maps.status == 200 && maps.body == #"{"maps":[]}"#)
+        #expect(try await get(url + "/v1/maps", token: nil).status == 401)
+
+        let revoked = try ArcloudProcess.run(["token", "revoke", "--db", db, "--name", "e2e"])
+        #expect(revoked.status == 0)
+        #expect(try await get(url + "/v1/maps", token: token).status == 401)
+
+        serve.terminate()                                   // SIGTERM
+        serve.waitUntilExit()
+        #expect(serve.terminationStatus == 0)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stderr.contains("SIGTERM") && stderr.contains("stopped"))
+        let log = String(decoding: firstLine + out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let entries = log.split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(entries.count == 4)                        // one JSON line per request
+        #expect(!log.contains(token))
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import VPS
+import VPSClient
+import VPSServer
+
+/// The package root (three levels above this file).
+private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+private let mapsDirectory = packageRoot.appendingPathComponent("Maps")
+private let datasetsDirectory = packageRoot.appendingPathComponent("Datasets")
+
+private func shippedDatasets() -> [URL] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: datasetsDirectory.path)) ?? []
+    return names.sorted().map { datasetsDirectory.appendingPathComponent($0) }
+        .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("session.json").path) }
+}
+
+private let hasShippedData = !MapDirectory.mapIds(in: mapsDirectory).isEmpty && !shippedDatasets().isEmpty
+
+/// The happy path over HTTP on the shipped map and recorded sessions: the service answers
+/// exactly what the in-process localizer answers for the same frames (the localizer is
+/// deterministic: seeded RANSAC). Runs once `Maps/` and `Datasets/` hold data.
+@Suite(.enabled(if: hasShippedData, "needs a shipped map in Maps/ and a recorded session in Datasets/"))
+struct ShippedMapHappyPathTests {
+    @Test func httpAnswersTheSamePoseAsTheInProcessLocalizer() async throws {
+        let mapId = try #require(MapDirectory.mapIds(in: mapsDirectory).first)
+        let localizer = try Localizer(map: try VPSMap.load(from: mapsDirectory.appendingPathComponent("\(mapId).vpsmap").path))
+        let store = try TokenStore(path: ":memory:")
+        let token = try store.create(name: "happy-path", maps: [mapId]).token
+        let server = VPSServer(engine: MapDirectoryEngine(directory: mapsDirectory), tokens: store)
+        try server.start()
+        defer { server.stop() }
+        let client = try VPSClient(baseURL: server.baseURL, token: token)
+
+        var compared = 0, localized = 0
+        for dataset in shippedDatasets() {
+            let session = try RecordedSession.load(from: dataset)
+            for frame in session.frames.prefix(6) {
+                let image = [UInt8](try Data(contentsOf: dataset.appendingPathComponent(frame.image)))
+                let local = try localizer.localize(encoded: image, intrinsics: session.camera)
+                let remote = try await client.localize(image: image, request: LocalizeRequest(mapId: mapId, intrinsics: session.camera))
+                #expect(remote.status == (local.isLocalized ? .localized : .notLocalized), "\(dataset.lastPathComponent) \(frame.id)")
+                #expect(remote.inliers == local.inliers)
+                #expect(remote.sectionId == local.sectionId)
+                if let p = local.pose, let q = remote.pose {
+                    let e = p.error(to: q)
+                    #expect(e.translation < 1e-9 && e.rotationDegrees < 1e-7, "\(frame.id): \(e)")
+                } else {
+                    #expect(local.pose == nil && remote.pose == nil)
+                }
+                compared += 1
+                if local.isLocalized { localized += 1 }
+            }
+            if localized > 0 { break }
+        }
+        #expect(compared > 0)
+        #expect(localized > 0, "no shipped frame localized against map '\(mapId)'")
+    }
+}
