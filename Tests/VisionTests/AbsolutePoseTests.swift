@@ -16,8 +16,9 @@ import Vision
             if best > 1e-9 { failures += 1 }
             if best.isFinite { worst = max(worst, best) }
         }
-        // Random triangles include a few near-degenerate ones; allow a handful above 1e-9.
-        #expect(failures <= trials / 200, "\(failures) of \(trials) poses worse than 1e-9 (worst \(worst))")
+        // Random triangles include a few near-degenerate ones: allow a couple above 1e-9.
+        // Measured: 10 in 100000 random triangles above 1e-9, median error 1e-14.
+        #expect(failures <= 2, "\(failures) of \(trials) poses worse than 1e-9 (worst \(worst))")
     }
 
     @Test func p3pRejectsCollinearPoints() throws {
@@ -38,6 +39,9 @@ import Vision
             let trueInliers = scene.isOutlier.filter { !$0 }.count
             let found = zip(est.inliers, scene.isOutlier).filter { $0 && !$1 }.count
             #expect(Double(found) >= 0.95 * Double(trueInliers))
+            // A random outlier lands within 4 px of its true projection with p ≈ 0.02 %.
+            let falsePositives = zip(est.inliers, scene.isOutlier).filter { $0 && $1 }.count
+            #expect(falsePositives <= 2)
             #expect(est.inlierCount == est.inliers.filter { $0 }.count)
             #expect(est.rmsError > 0.5 && est.rmsError < 2.5)
             #expect(est.iterations >= 1)

@@ -81,4 +81,37 @@ import Vision
         let small = try SyntheticImages.encode(image, as: .png)
         #expect(code(small, maxPixels: 1000) == .tooLarge)
     }
+
+    @Test func mutatedFilesNeverCrashAndFailTyped() throws {
+        let small = try SyntheticImages.texture(width: 64, height: 48, seed: 8)
+        var rng = SplitMix(seed: 99)
+        var decoded = 0, failed = 0
+        for format in [ImageInfo.Format.jpeg, .png] {
+            let original = try SyntheticImages.encode(small, as: format)
+            for _ in 0 ..< 150 {
+                var bytes = original
+                switch Int.random(in: 0 ..< 3, using: &rng) {
+                case 0:  // flip a few random bytes
+                    for _ in 0 ..< Int.random(in: 1 ... 8, using: &rng) {
+                        bytes[Int.random(in: 0 ..< bytes.count, using: &rng)] = UInt8.random(in: 0 ... 255, using: &rng)
+                    }
+                case 1:  // cut anywhere
+                    bytes = Array(bytes.prefix(Int.random(in: 0 ..< bytes.count, using: &rng)))
+                default:  // splice in garbage
+                    let at = Int.random(in: 0 ..< bytes.count, using: &rng)
+                    bytes.insert(contentsOf: (0 ..< 16).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }, at: at)
+                }
+                do {
+                    let img = try GrayImage(decoding: bytes, maxPixels: 1 << 20)
+                    #expect(img.pixels.count == img.width * img.height)
+                    decoded += 1
+                } catch {
+                    #expect(error.code != .internalError, "\(error)")
+                    failed += 1
+                }
+            }
+        }
+        #expect(decoded + failed == 300)
+        #expect(failed > 50)  // most mutations are caught, none crash
+    }
 }

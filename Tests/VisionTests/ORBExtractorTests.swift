@@ -62,6 +62,30 @@ import Vision
         #expect(Double(good.count) > 0.9 * Double(matches.count), "\(good.count) of \(matches.count)")
     }
 
+    @Test func descriptorsAreRotationInvariant() throws {
+        // Rotate by 90° (exact on the pixel grid): (x, y) → (H − 1 − y, x).
+        let w = frame.width, h = frame.height
+        var px = [UInt8](repeating: 0, count: w * h)
+        for y in 0 ..< h { for x in 0 ..< w { px[x * h + (h - 1 - y)] = frame.pixels[y * w + x] } }
+        let rotated = try GrayImage(width: h, height: w, pixels: px)
+        let orb = try ORBExtractor()
+        let a = try orb.extract(frame), b = try orb.extract(rotated)
+        let matches = try DescriptorMatcher(ratio: 0.8, mutual: true).match(query: b.descriptors, train: a.descriptors)
+        let good = matches.filter { m in
+            let p = b.keypoints[m.query], q = a.keypoints[m.train]
+            return abs(p.x - (Float(h) - 1 - q.y)) < 4 && abs(p.y - q.x) < 4
+        }
+        #expect(good.count > a.count / 4, "\(good.count) good of \(matches.count) matches, \(a.count) features")
+        #expect(Double(good.count) > 0.85 * Double(matches.count))
+        // The orientation turns with the image.
+        let turned = good.map { m -> Float in
+            let d = b.keypoints[m.query].angle - a.keypoints[m.train].angle
+            return (d + 720).truncatingRemainder(dividingBy: 360)
+        }
+        let near90 = turned.filter { abs($0 - 90) < 10 }.count
+        #expect(Double(near90) > 0.8 * Double(turned.count))
+    }
+
     @Test func flatAndTinyImagesGiveNoFeatures() throws {
         let orb = try ORBExtractor()
         let flat = try GrayImage(width: 200, height: 100, pixels: [UInt8](repeating: 128, count: 20000))

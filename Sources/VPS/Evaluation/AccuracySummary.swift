@@ -100,7 +100,7 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
             lines.append("translation error median \(cm(medianTranslationError)), p90 \(cm(p90TranslationError))")
             lines.append("rotation error    median \(deg(medianRotationErrorDegrees)), p90 \(deg(p90RotationErrorDegrees))")
             for r in recall {
-                lines.append("within " + r.threshold.description.padding(toLength: 11, withPad: " ", startingAt: 0)
+                lines.append("within " + r.threshold.description.padding(toLength: 13, withPad: " ", startingAt: 0)
                              + String(format: "%.1f %%", r.fraction * 100))
             }
             lines.append("ATE RMSE          \(cm(ateRMSE))")

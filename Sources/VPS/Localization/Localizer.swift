@@ -21,6 +21,7 @@ public final class Localizer: Sendable {
     public let map: VPSMap
     public let options: LocalizerOptions
     private let index: CandidateIndex
+    private let viewing: ViewingDirections
     private let vocabulary: Vocabulary
     private let extractor: ORBExtractor
 
@@ -32,18 +33,18 @@ public final class Localizer: Sendable {
         let depth = options.candidateDepth ?? max(1, vocabulary.depth - 1)
         self.init(map: map, options: options, vocabulary: vocabulary,
                   index: CandidateIndex(map: map, vocabulary: vocabulary, depth: min(depth, vocabulary.depth)),
-                  extractor: try ORBExtractor(options: options.orb))
+                  viewing: ViewingDirections(map: map), extractor: try ORBExtractor(options: options.orb))
     }
 
     private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, index: CandidateIndex,
-                 extractor: ORBExtractor) {
+                 viewing: ViewingDirections, extractor: ORBExtractor) {
         self.map = map; self.options = options; self.vocabulary = vocabulary
-        self.index = index; self.extractor = extractor
+        self.index = index; self.viewing = viewing; self.extractor = extractor
     }
 
     /// Another localizer over the same map and index with its own scratch buffers.
     public func makeWorker() throws -> Localizer {
-        Localizer(map: map, options: options, vocabulary: vocabulary, index: index,
+        Localizer(map: map, options: options, vocabulary: vocabulary, index: index, viewing: viewing,
                   extractor: try ORBExtractor(options: options.orb))
     }
 
@@ -125,9 +126,9 @@ public final class Localizer: Sendable {
         let matcher = DescriptorMatcher(ratio: options.globalRatio)
         let matches = try matcher.match(query: features.descriptors, train: map.points.descriptors, candidates: lists)
         timings.match += watch.lap()
-        let estimate = solve(matches, keypoints, camera)
+        let attempt = solve(matches, keypoints, camera)
         timings.solve += watch.lap()
-        return Attempt(estimate: estimate, matches: matches)
+        return attempt
     }
 
     private func guidedAttempt(_ features: FeatureSet, _ keypoints: [Keypoint], _ camera: CameraIntrinsics,
@@ -135,22 +136,44 @@ public final class Localizer: Sendable {
                                timings: inout StageTimings) throws -> Attempt? {
         var watch = Stopwatch()
         let lists = try search.candidates(prior: pose, camera: camera, worldPoints: map.points.positions,
-                                          keypoints: keypoints)
+                                          viewingDirections: viewing.xyz, keypoints: keypoints)
         timings.retrieve += watch.lap()
         let matcher = DescriptorMatcher(ratio: options.guidedRatio, maxDistance: options.guidedMaxDistance)
         let matches = try matcher.match(query: features.descriptors, train: map.points.descriptors, candidates: lists)
         timings.match += watch.lap()
         guard matches.count >= options.minInliers else { return nil }
-        let estimate = solve(matches, keypoints, camera)
+        let attempt = solve(matches, keypoints, camera)
         timings.solve += watch.lap()
-        return Attempt(estimate: estimate, matches: matches)
+        return attempt
     }
 
-    private func solve(_ matches: [DescriptorMatch], _ keypoints: [Keypoint], _ camera: CameraIntrinsics) -> PoseEstimate? {
-        guard matches.count >= 4 else { return nil }
-        let pixels = matches.map { keypoints[$0.query].position }
-        let world = matches.map { map.points.position($0.train) }
-        return try? AbsolutePoseEstimator(options: options.ransac).estimate(pixels: pixels, worldPoints: world, camera: camera)
+    /// Robust pose from `matches`. A pose whose inliers include points it could not
+    /// plausibly see (far outside their mapped viewing directions) loses those inliers;
+    /// when too few remain, the implausible matches are dropped and the solve repeats, so
+    /// a mirror pose cannot hide a true one with fewer inliers.
+    private func solve(_ all: [DescriptorMatch], _ keypoints: [Keypoint], _ camera: CameraIntrinsics) -> Attempt {
+        var matches = all
+        let minCos = cos(options.maxViewingAngle * .pi / 180)
+        for _ in 0..<3 {
+            guard matches.count >= 4 else { break }
+            let pixels = matches.map { keypoints[$0.query].position }
+            let world = matches.map { map.points.position($0.train) }
+            guard var e = try? AbsolutePoseEstimator(options: options.ransac)
+                .estimate(pixels: pixels, worldPoints: world, camera: camera) else { break }
+            let centre = e.pose.center
+            var implausible = Set<Int>()
+            for (k, m) in matches.enumerated() where e.inliers[k] {
+                if !viewing.isPlausible(point: m.train, at: world[k], from: centre, minCos: minCos) { implausible.insert(k) }
+            }
+            if implausible.isEmpty { return Attempt(estimate: e, matches: matches) }
+            e.inlierCount -= implausible.count
+            for k in implausible { e.inliers[k] = false }
+            if e.inlierCount >= options.minInliers, e.inlierCount >= 2 * implausible.count {
+                return Attempt(estimate: e, matches: matches)
+            }
+            matches = matches.enumerated().filter { !implausible.contains($0.offset) }.map(\.element)
+        }
+        return Attempt(estimate: nil, matches: all)
     }
 
     private func accepts(_ a: Attempt) -> Bool { rejection(a) == nil }

@@ -18,6 +18,9 @@ public struct LocalizerOptions: Sendable, Hashable {
     public var guidedRatio: Float = 0.9
     /// Guided matches farther than this Hamming distance are dropped.
     public var guidedMaxDistance = 80
+    /// Inliers seen farther than this (degrees) from their mapped viewing direction are
+    /// implausible: ORB does not match across such a change of viewpoint.
+    public var maxViewingAngle = 75.0
     /// Robust pose solve.
     public var ransac = RansacOptions(threshold: 4, confidence: 0.999, maxIterations: 1000)
     /// Acceptance: at least this many inliers…

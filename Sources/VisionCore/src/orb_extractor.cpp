@@ -3,6 +3,9 @@
 #include <cmath>
 #include <opencv2/features2d.hpp>
 #include <opencv2/imgproc.hpp>
+#if defined(__SSE4_1__)
+#include <smmintrin.h>
+#endif
 
 namespace vc {
 namespace {
@@ -67,6 +70,10 @@ OrbExtractor::OrbExtractor(const vc_orb_params &params) : p_(params) {
     for (int v = 0; v <= kHalfPatch; ++v)
         umax_[v] = int(std::lround(std::sqrt(double(kHalfPatch * kHalfPatch - v * v))));
     pattern_ = make_pattern();
+    for (size_t k = 0; k < 512; ++k) {
+        pattern_x_.push_back(pattern_[2 * k]);
+        pattern_y_.push_back(pattern_[2 * k + 1]);
+    }
 
     level_.resize(L); padded_.resize(L); blurred_.resize(L);
     ax_.resize(L); bx_.resize(L); ay_.resize(L); by_.resize(L);
@@ -121,7 +128,7 @@ void OrbExtractor::detect_level(int level) {
         if (x < 0 || y < 0 || x >= w || y >= h) continue;
         const int cx = std::min(ncx - 1, int(x) * ncx / w), cy = std::min(ncy - 1, int(y) * ncy / h);
         cell_strong_[size_t(cy * ncx + cx)] = 1;
-        cand_.push_back({x, y, k.response});
+        cand_.push_back({x, y, k.response, int(cand_.size())});
     }
     // Cells without a corner at the initial threshold retry at the minimum one, so weakly
     // textured regions still get features (ORB-SLAM's per-cell fallback).
@@ -135,7 +142,7 @@ void OrbExtractor::detect_level(int level) {
             for (const cv::KeyPoint &k : fast_) {
                 const float x = k.pt.x - 3 + x0, y = k.pt.y - 3 + y0;
                 if (x < x0 || y < y0 || x >= x1 || y >= y1) continue;
-                cand_.push_back({x, y, k.response});
+                cand_.push_back({x, y, k.response, int(cand_.size())});
             }
         }
     }
@@ -143,12 +150,12 @@ void OrbExtractor::detect_level(int level) {
 
 void OrbExtractor::split(const Node &n, std::vector<Node> &out) {
     const float mx = 0.5f * (n.x0 + n.x1), my = 0.5f * (n.y0 + n.y1);
-    int *b = order_.data() + n.begin, *e = order_.data() + n.end;
-    int *m = std::partition(b, e, [&](int i) { return cand_[size_t(i)].x < mx; });
-    int *ml = std::partition(b, m, [&](int i) { return cand_[size_t(i)].y < my; });
-    int *mr = std::partition(m, e, [&](int i) { return cand_[size_t(i)].y < my; });
+    Candidate *b = order_.data() + n.begin, *e = order_.data() + n.end;
+    Candidate *m = std::partition(b, e, [&](const Candidate &c) { return c.x < mx; });
+    Candidate *ml = std::partition(b, m, [&](const Candidate &c) { return c.y < my; });
+    Candidate *mr = std::partition(m, e, [&](const Candidate &c) { return c.y < my; });
     const int base = n.begin;
-    auto add = [&](float x0, float y0, float x1, float y1, int *from, int *to) {
+    auto add = [&](float x0, float y0, float x1, float y1, Candidate *from, Candidate *to) {
         if (to > from)
             out.push_back({x0, y0, x1, y1, base + int(from - b), base + int(to - b)});
     };
@@ -162,35 +169,29 @@ void OrbExtractor::distribute(int level, int target) {
     selected_.clear();
     const int n = int(cand_.size());
     if (target <= 0 || n == 0) return;
-    order_.resize(size_t(n));
-    for (int i = 0; i < n; ++i) order_[size_t(i)] = i;
-    auto stronger = [&](int a, int b) {
-        const Candidate &ca = cand_[size_t(a)], &cb = cand_[size_t(b)];
-        if (ca.response != cb.response) return ca.response > cb.response;
-        return a < b;  // deterministic tie-break
+    auto stronger = [](const Candidate &a, const Candidate &b) {
+        if (a.response != b.response) return a.response > b.response;
+        return a.id < b.id;  // deterministic tie-break
     };
     if (n > target) {
         const float w = float(level_[level].cols), h = float(level_[level].rows);
         // Initial square-ish nodes side by side, then quad-split the most populated nodes
         // until there are as many nodes as features wanted; keep the best corner per node.
+        // Candidates are partitioned in place, so a node is a contiguous range.
+        order_.assign(cand_.begin(), cand_.end());
         nodes_.clear();
         const int nini = std::max(1, int(std::lround(w / h)));
         const float hx = w / nini;
-        for (int i = 0; i < nini; ++i) nodes_.push_back({hx * i, 0, hx * (i + 1), h, 0, 0});
-        std::sort(order_.begin(), order_.end(), [&](int a, int b) {
-            return std::min(nini - 1, int(cand_[size_t(a)].x / hx)) <
-                   std::min(nini - 1, int(cand_[size_t(b)].x / hx));
-        });
-        {
-            int pos = 0;
-            for (int i = 0; i < nini; ++i) {
-                nodes_[size_t(i)].begin = pos;
-                while (pos < n && std::min(nini - 1, int(cand_[size_t(order_[size_t(pos)])].x / hx)) == i) ++pos;
-                nodes_[size_t(i)].end = pos;
+        Candidate *first = order_.data();
+        for (int i = 0; i < nini; ++i) {
+            Candidate *last = order_.data() + n;
+            if (i + 1 < nini) {
+                const float edge = hx * (i + 1);
+                last = std::partition(first, order_.data() + n, [&](const Candidate &c) { return c.x < edge; });
             }
-            nodes_.erase(std::remove_if(nodes_.begin(), nodes_.end(),
-                                        [](const Node &nd) { return nd.end == nd.begin; }),
-                         nodes_.end());
+            if (last > first)
+                nodes_.push_back({hx * i, 0, hx * (i + 1), h, int(first - order_.data()), int(last - order_.data())});
+            first = last;
         }
         auto splittable = [](const Node &nd) {
             return nd.end - nd.begin > 1 && nd.x1 - nd.x0 > 1.0f;
@@ -225,16 +226,17 @@ void OrbExtractor::distribute(int level, int target) {
             nodes_.swap(next_);
         }
         for (const Node &nd : nodes_) {
-            int best = order_[size_t(nd.begin)];
+            const Candidate *best = &order_[size_t(nd.begin)];
             for (int k = nd.begin + 1; k < nd.end; ++k)
-                if (stronger(order_[size_t(k)], best)) best = order_[size_t(k)];
-            selected_.push_back(best);
+                if (stronger(order_[size_t(k)], *best)) best = &order_[size_t(k)];
+            selected_.push_back(best->id);
         }
     } else {
-        selected_ = order_;
+        for (int i = 0; i < n; ++i) selected_.push_back(i);
     }
     if (int(selected_.size()) > target) {
-        std::nth_element(selected_.begin(), selected_.begin() + target, selected_.end(), stronger);
+        std::nth_element(selected_.begin(), selected_.begin() + target, selected_.end(),
+                         [&](int a, int b) { return stronger(cand_[size_t(a)], cand_[size_t(b)]); });
         selected_.resize(size_t(target));
     }
     std::sort(selected_.begin(), selected_.end());  // stable output order
@@ -267,16 +269,26 @@ void OrbExtractor::describe(const cv::Mat &blurred, float x, float y, float angl
     const int step = int(blurred.step1());
     const float a = float(angle_deg * M_PI / 180.0);
     const float ca = std::cos(a), sa = std::sin(a);
-    const int8_t *pp = pattern_.data();
-    auto value = [&](int px, int py) {
-        const int rx = int(std::lrint(px * ca - py * sa));
-        const int ry = int(std::lrint(px * sa + py * ca));
-        return c[ry * step + rx];
-    };
+    // Rotate the 512 sample points to pixel offsets first, four at a time, then compare.
+    alignas(16) int offset[512];
+    const float *px = pattern_x_.data(), *py = pattern_y_.data();
+#if defined(__SSE4_1__)
+    const __m128 vca = _mm_set1_ps(ca), vsa = _mm_set1_ps(sa);
+    const __m128i vstep = _mm_set1_epi32(step);
+    for (int k = 0; k < 512; k += 4) {
+        const __m128 x4 = _mm_loadu_ps(px + k), y4 = _mm_loadu_ps(py + k);
+        const __m128i rx = _mm_cvtps_epi32(_mm_sub_ps(_mm_mul_ps(x4, vca), _mm_mul_ps(y4, vsa)));
+        const __m128i ry = _mm_cvtps_epi32(_mm_add_ps(_mm_mul_ps(x4, vsa), _mm_mul_ps(y4, vca)));
+        _mm_store_si128(reinterpret_cast<__m128i *>(offset + k), _mm_add_epi32(_mm_mullo_epi32(ry, vstep), rx));
+    }
+#else
+    for (int k = 0; k < 512; ++k)
+        offset[k] = cvRound(px[k] * sa + py[k] * ca) * step + cvRound(px[k] * ca - py[k] * sa);
+#endif
     for (int byte = 0; byte < VC_DESCRIPTOR_BYTES; ++byte) {
+        const int *o = offset + byte * 16;
         uint8_t v = 0;
-        for (int bit = 0; bit < 8; ++bit, pp += 4)
-            v |= uint8_t((value(pp[0], pp[1]) < value(pp[2], pp[3])) << bit);
+        for (int bit = 0; bit < 8; ++bit) v |= uint8_t((c[o[2 * bit]] < c[o[2 * bit + 1]]) << bit);
         out[byte] = v;
     }
 }

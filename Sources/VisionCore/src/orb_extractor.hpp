@@ -23,10 +23,11 @@ private:
     struct Candidate {
         float x, y;  // level pixel coordinates
         float response;
+        int id;      // index in cand_ (deterministic tie-break)
     };
     struct Node {
         float x0, y0, x1, y1;
-        int begin, end;  // range in order_
+        int begin, end;  // range in order_ (candidates are partitioned in place)
     };
 
     void build_pyramid(const cv::Mat &gray);
@@ -41,6 +42,7 @@ private:
     std::vector<int> quota_;
     std::vector<int> umax_;
     std::vector<int8_t> pattern_;  // 256 pairs × (x1, y1, x2, y2)
+    std::vector<float> pattern_x_, pattern_y_;  // the 512 points, for vectorised rotation
 
     // Per-level buffers kept between frames.
     std::vector<cv::Mat> level_, padded_, blurred_;
@@ -49,7 +51,7 @@ private:
     std::vector<cv::KeyPoint> fast_;
     std::vector<Candidate> cand_;
     std::vector<uint8_t> cell_strong_;
-    std::vector<int> order_;
+    std::vector<Candidate> order_;
     std::vector<Node> nodes_, next_;
     std::vector<int> selected_;
 };

@@ -24,7 +24,7 @@ thread_local Scratch scratch;
 }  // namespace
 
 extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double *R, const double *t,
-                                          const double *pts, int32_t n_points, const float *kps,
+                                          const double *pts, const float *normals, int32_t n_points, const float *kps,
                                           int32_t n_kp, int32_t width, int32_t height,
                                           const vc_projection_search_options *o, int32_t *offsets,
                                           int32_t *candidates, int32_t capacity, int32_t *count) {
@@ -57,6 +57,10 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
         for (int32_t k = 0; k < n_kp; ++k) hits[k].clear();
 
         const double r2 = o->radius_px * o->radius_px;
+        // Camera centre C = -R^T t: viewing directions run from it to the points.
+        const double cxw = -(R[0] * t[0] + R[3] * t[1] + R[6] * t[2]);
+        const double cyw = -(R[1] * t[0] + R[4] * t[1] + R[7] * t[2]);
+        const double czw = -(R[2] * t[0] + R[5] * t[1] + R[8] * t[2]);
         for (int32_t i = 0; i < n_points; ++i) {
             const double X = pts[3 * i], Y = pts[3 * i + 1], Z = pts[3 * i + 2];
             const double z = R[6] * X + R[7] * Y + R[8] * Z + t[2];
@@ -64,6 +68,12 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
             const double x = R[0] * X + R[1] * Y + R[2] * Z + t[0];
             const double y = R[3] * X + R[4] * Y + R[5] * Z + t[1];
             const double u = camera->fx * x / z + camera->cx, v = camera->fy * y / z + camera->cy;
+            if (normals) {
+                const double dx = X - cxw, dy = Y - cyw, dz = Z - czw;
+                const double dn = std::sqrt(dx * dx + dy * dy + dz * dz);
+                const double c = (dx * normals[3 * i] + dy * normals[3 * i + 1] + dz * normals[3 * i + 2]) / dn;
+                if (c < o->min_view_cos) continue;
+            }
             if (u < -o->radius_px || v < -o->radius_px || u >= width + o->radius_px || v >= height + o->radius_px)
                 continue;
             const int cx = int(u / cell), cy = int(v / cell);

@@ -3,6 +3,7 @@
 let allCommands: [any Command.Type] = [
     VersionCommand.self,
     LocalizeCommand.self,
+    BenchLocalizeCommand.self,
     DatasetValidateCommand.self,
     DatasetSynthCommand.self,
     DatasetImportTUMCommand.self,

@@ -7,7 +7,7 @@ struct BenchPoseCommand: Command {
     static let summary = "Time the robust pose solver against OpenCV solvePnPRansac (AP3P) + solvePnPRefineLM"
     static let help = """
         USAGE: arcloud bench pose [--trials <n>] [--threshold <px>] [--confidence <p>] [--seed <n>]
-                                  [--loss huber|cauchy|trivial] [--sizes <n,n,..>]
+                                  [--loss huber|cauchy|trivial] [--sizes <n,n,..>] [--clock wall|cpu]
 
         Builds synthetic 2D–3D correspondence sets for a 640x480 camera with f = 500 px
         (points 2–10 m in front, 1 px Gaussian pixel noise, outliers uniform over the
@@ -30,8 +30,10 @@ struct BenchPoseCommand: Command {
           --loss <kind>       Loss of arcloud's final refinement, scale = threshold / 2
                               (default: the solver's default, huber at 4 px)
           --sizes <list>      Correspondence counts to run (default 100,500,1000)
+          --clock <kind>      wall: elapsed time (default); cpu: CPU time of the process
+                              (all threads), steadier on a busy machine
         """
-    static let options: Set<String> = ["trials", "threshold", "confidence", "seed", "loss", "sizes"]
+    static let options: Set<String> = ["trials", "threshold", "confidence", "seed", "loss", "sizes", "clock"]
     static let switches: Set<String> = []
 
     static func run(_ args: Arguments) async throws -> Int32 {
@@ -49,6 +51,7 @@ struct BenchPoseCommand: Command {
             }
             return v
         }
+        let clock = try BenchClock(try args.choice("clock", ["wall", "cpu"], default: "wall"))
         let camera = CameraIntrinsics(width: 640, height: 480, fx: 500, fy: 500, cx: 320, cy: 240)
         var ours = AbsolutePoseEstimator(options: RansacOptions(threshold: threshold, confidence: confidence,
                                                                 maxIterations: 10000))
@@ -61,7 +64,7 @@ struct BenchPoseCommand: Command {
         #if DEBUG
         print("note: debug build; build with -c release for meaningful timings")
         #endif
-        print("arcloud bench pose: 640x480, f=500, 1 px noise, threshold \(fmt(threshold, 1)) px, confidence \(confidence), \(trials) sets per row")
+        print("arcloud bench pose: 640x480, f=500, 1 px noise, threshold \(fmt(threshold, 1)) px, confidence \(confidence), \(trials) sets per row, \(clock.name) time")
         print("")
         let header = ["N", "outl", "ours ms", "cv ms", "speedup", "ours rot°", "cv rot°", "ours t m", "cv t m", "ours ok", "cv ok"]
         let widths = [5, 5, 9, 9, 8, 10, 10, 9, 9, 8, 8]
@@ -80,8 +83,8 @@ struct BenchPoseCommand: Command {
                 for (i, s) in sets.enumerated() {
                     var o = ours
                     o.options.seed = UInt64(i)
-                    a.add(s, time: { try o.estimate(pixels: s.pixels, worldPoints: s.world, camera: camera) })
-                    b.add(s, time: {
+                    a.add(s, clock: clock, time: { try o.estimate(pixels: s.pixels, worldPoints: s.world, camera: camera) })
+                    b.add(s, clock: clock, time: {
                         try OpenCVBaseline.solvePnPRansac(pixels: s.pixels, worldPoints: s.world, camera: camera,
                                                           threshold: threshold, confidence: confidence, maxIterations: 10000)
                     })
@@ -93,13 +96,35 @@ struct BenchPoseCommand: Command {
             }
         }
         print("")
-        print("times: median wall time per solve (including the Swift wrapper); errors: median over all sets;")
+        print("times: median \(clock.name) time per solve (including the Swift wrapper); errors: median over all sets;")
         print("ok: rotation error below 1 degree. speedup = OpenCV time / arcloud time.")
         return 0
     }
 
     private static func row(_ cells: [String], _ widths: [Int]) -> String {
         zip(cells, widths).map { c, w in String(repeating: " ", count: max(0, w - c.count)) + c }.joined(separator: " ")
+    }
+}
+
+/// The clock the benchmarks time with: elapsed time, or CPU time of the whole process
+/// (every thread, so OpenCV's worker threads count), which a busy machine disturbs less.
+struct BenchClock {
+    let name: String
+    private let id: clockid_t
+
+    init(_ kind: String) throws {
+        switch kind {
+        case "wall": name = "wall"; id = CLOCK_MONOTONIC
+        case "cpu": name = "CPU"; id = CLOCK_PROCESS_CPUTIME_ID
+        default: throw UsageError("option '--clock' must be wall or cpu, got '\(kind)'")
+        }
+    }
+
+    /// Milliseconds since an arbitrary origin.
+    func nowMs() -> Double {
+        var ts = timespec()
+        clock_gettime(id, &ts)
+        return Double(ts.tv_sec) * 1e3 + Double(ts.tv_nsec) * 1e-6
     }
 }
 
@@ -112,11 +137,10 @@ private struct SolverStats {
     var times: [Double] = [], rot: [Double] = [], trans: [Double] = []
     var ok = 0
 
-    mutating func add(_ s: CorrespondenceSet, time solve: () throws -> PoseEstimate) {
-        let start = ContinuousClock.now
+    mutating func add(_ s: CorrespondenceSet, clock: BenchClock, time solve: () throws -> PoseEstimate) {
+        let start = clock.nowMs()
         let result = try? solve()
-        let d = ContinuousClock.now - start
-        times.append(Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) * 1e-15)
+        times.append(clock.nowMs() - start)
         guard let r = result else {
             rot.append(180); trans.append(.infinity)
             return

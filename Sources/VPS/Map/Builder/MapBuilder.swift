@@ -21,6 +21,8 @@ public struct MapBuilder: Sendable {
         var pixels: [SIMD2<Float>]
         var undistorted: [SIMD2<Double>]
         var octaves: [UInt8]
+        /// Keypoint orientation, degrees.
+        var angles: [Float]
         var descriptors: [UInt8]
         var count: Int { octaves.count }
     }
@@ -179,15 +181,19 @@ public struct MapBuilder: Sendable {
             let pixels = f.keypoints.map { SIMD2(Double($0.x), Double($0.y)) }
             let undistorted = frame.intrinsics.distortion.isEmpty ? pixels : try frame.intrinsics.undistort(pixels)
             return KeyframeFeatures(pixels: f.keypoints.map { SIMD2($0.x, $0.y) }, undistorted: undistorted,
-                                    octaves: f.keypoints.map { UInt8(clamping: $0.octave) }, descriptors: f.descriptors)
+                                    octaves: f.keypoints.map { UInt8(clamping: $0.octave) },
+                                    angles: f.keypoints.map(\.angle), descriptors: f.descriptors)
         } catch let e as VisionError {
             throw MapBuildError("\(frame.imageURL.path): \(e)")
         }
     }
 
-    /// Matches of keyframe a's features to b's: each candidate lies within the epipolar
-    /// threshold (scaled by its pyramid level) of the line of the query, then the Hamming
-    /// ratio test and a mutual check pick at most one partner.
+    /// Matches of keyframe a's features to b's. Candidates for a query must lie within the
+    /// epipolar threshold (scaled by their pyramid level) of its epipolar line, on the
+    /// stretch of it where the two rays meet at a depth within `sceneDepth` in both cameras,
+    /// at a similar pyramid level; then the Hamming ratio test and a mutual check pick at
+    /// most one partner. Limiting the depth cuts the candidates (and wrong matches on
+    /// repetitive texture) several-fold.
     static func match(_ fa: KeyframeFeatures, _ fb: KeyframeFeatures, _ a: MapBuildFrame, _ b: MapBuildFrame,
                       _ options: MapBuildOptions) throws -> [PairMatch] {
         guard fa.count > 0, fb.count > 0 else { return [] }
@@ -195,6 +201,13 @@ public struct MapBuilder: Sendable {
         let scale = Double(options.orb.scaleFactor)
         let levelScale = (0..<32).map { pow(scale, Double($0)) }
         let bx = fb.undistorted.map(\.x), by = fb.undistorted.map(\.y)
+        // Viewing rays in the map frame, z-depth 1 in their own camera.
+        let ra = mapRays(fa.undistorted, a), rb = mapRays(fb.undistorted, b)
+        let c = b.pose.center - a.pose.center
+        let near = options.sceneDepth.lowerBound * 0.8, far = options.sceneDepth.upperBound * 1.25
+        let grid = FeatureGrid(points: fb.undistorted, width: b.intrinsics.width, height: b.intrinsics.height)
+        let bFromMap = b.pose.inverse
+        let maxBand = options.epipolarThreshold * levelScale[min(Int(fb.octaves.max() ?? 0), 31)]
         var lists = CandidateLists()
         var candidates: [Int] = []
         for i in 0..<fa.count {
@@ -202,21 +215,75 @@ public struct MapBuilder: Sendable {
             let l = F * SIMD3(x.x, x.y, 1)
             let norm = (l.x * l.x + l.y * l.y).squareRoot()
             candidates.removeAll(keepingCapacity: true)
-            if norm > 1e-12 {
+            // The stretch of a's ray at depths near…far in both cameras, seen from b: only
+            // b's grid cells around it are searched.
+            let rai = ra[i]
+            if norm > 1e-12, let segment = depthSegment(ray: rai, from: a.pose.center, in: bFromMap, near: near, far: far),
+               let p0 = b.intrinsics.project(segment.0), let p1 = b.intrinsics.project(segment.1) {
                 let oa = Int(fa.octaves[i])
-                for j in 0..<fb.count {
+                let aa = dot(rai, rai), ac = dot(rai, c)
+                grid.forEach(inBoxFrom: simdMin(p0, p1) - maxBand, to: simdMax(p0, p1) + maxBand) { j in
                     let ob = Int(fb.octaves[j])
-                    if abs(oa - ob) > 1 { continue }
+                    if abs(oa - ob) > 1 { return }
                     let d = abs(l.x * bx[j] + l.y * by[j] + l.z) / norm
-                    if d <= options.epipolarThreshold * levelScale[min(ob, 31)] { candidates.append(j) }
+                    if d > options.epipolarThreshold * levelScale[min(ob, 31)] { return }
+                    // Closest points of the two rays: depths along each.
+                    let rbj = rb[j], ab = dot(rai, rbj), bb = dot(rbj, rbj), bc = dot(rbj, c)
+                    let det = aa * bb - ab * ab
+                    if det < 1e-12 { return }
+                    let da = (bb * ac - ab * bc) / det, db = (ab * ac - aa * bc) / det
+                    if da >= near && da <= far && db >= near && db <= far { candidates.append(j) }
                 }
+                candidates.sort()
             }
             lists.append(candidates)
         }
         let matcher = DescriptorMatcher(ratio: options.ratio, maxDistance: options.maxHammingDistance, mutual: true)
-        return try matcher.match(query: fa.descriptors, train: fb.descriptors, candidates: lists).map {
+        let matches = try matcher.match(query: fa.descriptors, train: fb.descriptors, candidates: lists).map {
             PairMatch(a: $0.query, b: $0.train, distance: $0.distance)
         }
+        return consistentRotation(matches, fa, fb)
+    }
+
+    /// Keeps the matches whose change of keypoint orientation falls in the three most
+    /// common of 30 bins (ORB-SLAM's rotation-consistency check): between two views of a
+    /// scene the in-plane rotation of true matches is nearly the same, wrong ones scatter.
+    static func consistentRotation(_ matches: [PairMatch], _ fa: KeyframeFeatures, _ fb: KeyframeFeatures) -> [PairMatch] {
+        guard matches.count >= 10 else { return matches }
+        let bins = 30
+        func bin(_ m: PairMatch) -> Int {
+            var d = fa.angles[m.a] - fb.angles[m.b]
+            if d < 0 { d += 360 }
+            return min(bins - 1, Int(d / 360 * Float(bins)))
+        }
+        var histogram = [Int](repeating: 0, count: bins)
+        for m in matches { histogram[bin(m)] += 1 }
+        let top = histogram.indices.sorted { (histogram[$0], -$0) > (histogram[$1], -$1) }.prefix(3)
+        // A bin far smaller than the best is not a mode (ORB-SLAM: below 10% of the best).
+        let keep = Set(top.filter { histogram[$0] * 10 >= histogram[top.first!] })
+        return matches.filter { keep.contains(bin($0)) }
+    }
+
+    /// The part of the ray `origin + s·ray` (s = depth in the ray's own camera) with
+    /// s in near…far whose depth in camera b is also in near…far, as two points in b's frame.
+    static func depthSegment(ray: SIMD3<Double>, from origin: SIMD3<Double>, in bFromMap: Pose,
+                             near: Double, far: Double) -> (SIMD3<Double>, SIMD3<Double>)? {
+        let q0 = bFromMap.apply(origin), dir = bFromMap.rotation.rotate(ray)
+        var lo = near, hi = far
+        // Depth in b is linear in s: q0.z + s·dir.z; keep it within near…far.
+        if abs(dir.z) < 1e-12 {
+            if q0.z < near || q0.z > far { return nil }
+        } else {
+            let s1 = (near - q0.z) / dir.z, s2 = (far - q0.z) / dir.z
+            lo = max(lo, min(s1, s2)); hi = min(hi, max(s1, s2))
+        }
+        guard lo <= hi else { return nil }
+        return (q0 + dir * lo, q0 + dir * hi)
+    }
+
+    static func mapRays(_ pixels: [SIMD2<Double>], _ frame: MapBuildFrame) -> [SIMD3<Double>] {
+        let r = frame.pose.rotation.matrix
+        return pixels.map { r * frame.intrinsics.ray($0) }
     }
 
     struct PairMatch: Sendable {
@@ -268,7 +335,14 @@ public struct MapBuilder: Sendable {
                     t.errors[i] / allowedError(octave: features[obs[i].keyframe].octaves[obs[i].feature], options)
                 }
                 let worst = excess.indices.max { excess[$0] < excess[$1] }!
-                if excess[worst] <= 1 { return .point(t.position, kept: obs, outliers: outliers) }
+                if excess[worst] <= 1 {
+                    let octaves = obs.map { features[$0.keyframe].octaves[$0.feature] }.sorted()
+                    let sigma = pow(Double(options.orb.scaleFactor), Double(octaves[octaves.count / 2]))
+                    let focal = obs.map { frames[$0.keyframe].intrinsics.fx }.reduce(0, +) / Double(obs.count)
+                    let uncertainty = sigma / focal / sin(t.parallaxDegrees * .pi / 180)
+                    if uncertainty > options.maxDepthUncertainty { return .rejected("depth uncertainty") }
+                    return .point(t.position, kept: obs, outliers: outliers)
+                }
                 if obs.count == minimum { return .rejected("reprojection") }
                 obs.remove(at: worst)
                 outliers += 1
@@ -303,6 +377,9 @@ public struct MapBuilder: Sendable {
         return d
     }
 }
+
+private func simdMin(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> SIMD2<Double> { SIMD2(min(a.x, b.x), min(a.y, b.y)) }
+private func simdMax(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> SIMD2<Double> { SIMD2(max(a.x, b.x), max(a.y, b.y)) }
 
 func formatSeconds(_ d: Duration) -> String {
     let s = Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18

@@ -1,0 +1,109 @@
+import Foundation
+import Geometry
+import Vision
+import VPS
+
+struct BenchLocalizeCommand: Command {
+    static let name = "bench localize"
+    static let summary = "Benchmark the localizer against an OpenCV-only peer pipeline on the same frames"
+    static let help = """
+        USAGE: arcloud bench localize --map <file.vpsmap> <session dir> [--frames N] [--features N]
+
+        Runs, in one process on the same decoded frames and map, one thread each:
+          orb only   this project's ORB extraction alone (the floor of any localizer)
+          arcloud    this project's localizer, single-shot (vocabulary matching, P3P LO-RANSAC,
+                     guided second pass, LM)
+          opencv     cv::ORB + brute-force k-NN against every map descriptor + ratio test +
+                     cv::solvePnPRansac (AP3P) + cv::solvePnPRefineLM
+        and prints success rates, recall at (5 cm, 2°), median errors, frames per second,
+        median time per frame, and the ratios. Build in release for meaningful figures:
+          swift build -c release && .build/release/arcloud bench localize ...
+
+        OPTIONS:
+          --map <file>      The map to localize against (required)
+          --frames <N>      Use at most N frames of the session (default: all)
+          --features <N>    ORB features per frame for both pipelines (default: 1000)
+        """
+    static let options: Set<String> = ["map", "frames", "features"]
+    static let switches: Set<String> = []
+
+    struct Row {
+        var name: String
+        var milliseconds: [Double] = []
+        var poses: [Pose?] = []
+    }
+
+    static func run(_ args: Arguments) async throws -> Int32 {
+        let mapPath = try args.require("map")
+        let sessionURL = URL(fileURLWithPath: try args.positional(0, "session dir"))
+        try args.noExtraPositionals(beyond: 1)
+        let features = try args.int("features", default: 1000, range: 100...20000)
+        let session = try RecordedSession.load(from: sessionURL)
+        let limit = try args.int("frames", default: session.frames.count, range: 1...1_000_000)
+        let frames = Array(session.frames.prefix(limit))
+        let map = try VPSMap.load(from: mapPath)
+        var options = LocalizerOptions()
+        options.orb.featureCount = features
+        let localizer = try Localizer(map: map, options: options)
+        let peer = try OpenCVPeerLocalizer(descriptors: map.points.descriptors, positions: map.points.positions,
+                                           featureCount: features, ratio: Double(options.globalRatio),
+                                           threshold: options.ransac.threshold, confidence: options.ransac.confidence,
+                                           maxIterations: options.ransac.maxIterations, minInliers: options.minInliers)
+        let extractor = try ORBExtractor(options: options.orb)
+        let encoded = try frames.map { try [UInt8](Data(contentsOf: RecordedSession.imageURL(of: $0, in: sessionURL))) }
+        let images = try encoded.map { try GrayImage(decoding: $0) }
+        print("bench localize: \(frames.count) frames of \(session.name), map \(map.metadata.name) "
+              + "(\(map.points.count) points), \(features) features, 1 thread, OpenCV \(openCVVersion)")
+
+        func time(_ body: () throws -> Pose?) rethrows -> (Double, Pose?) {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let pose = try body()
+            return (Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6, pose)
+        }
+        var orb = Row(name: "orb only"), ours = Row(name: "arcloud"), oursEncoded = Row(name: "arcloud+decode"),
+            opencv = Row(name: "opencv")
+        // Warm up caches and lazy allocations once, outside the measurement.
+        _ = try extractor.extract(images[0]); _ = try localizer.localize(image: images[0], intrinsics: session.camera)
+        _ = try peer.localize(images[0], camera: session.camera)
+        for (i, image) in images.enumerated() {
+            let (a, _) = try time { _ = try extractor.extract(image); return nil }
+            orb.milliseconds.append(a)
+            let (b, p) = try time { try localizer.localize(image: image, intrinsics: session.camera).pose }
+            ours.milliseconds.append(b); ours.poses.append(p)
+            let (c, q) = try time { try localizer.localize(encoded: encoded[i], intrinsics: session.camera).pose }
+            oursEncoded.milliseconds.append(c); oursEncoded.poses.append(q)
+            let (d, r) = try time { try peer.localize(image, camera: session.camera).pose }
+            opencv.milliseconds.append(d); opencv.poses.append(r)
+        }
+
+        print("pipeline         success  within(5cm,2°)  median err (cm / deg)   median ms/frame   frames/s")
+        for row in [orb, ours, oursEncoded, opencv] {
+            let total = row.milliseconds.reduce(0, +)
+            let fps = total > 0 ? Double(row.milliseconds.count) / (total / 1000) : 0
+            let med = Statistics.median(row.milliseconds) ?? 0
+            var cols = row.name.padding(toLength: 16, withPad: " ", startingAt: 0)
+            if row.poses.isEmpty {
+                cols += "   -          -               -                 "
+            } else {
+                let errs = zip(row.poses, frames).compactMap { p, f -> (translation: Double, rotationDegrees: Double)? in
+                    guard let p, let g = f.pose else { return nil }
+                    return p.error(to: g)
+                }
+                let ok = row.poses.filter { $0 != nil }.count
+                let within = errs.filter { $0.translation <= 0.05 && $0.rotationDegrees <= 2 }.count
+                let mt = Statistics.median(errs.map(\.translation)).map { String(format: "%.2f", $0 * 100) } ?? "n/a"
+                let mr = Statistics.median(errs.map(\.rotationDegrees)).map { String(format: "%.3f", $0) } ?? "n/a"
+                cols += String(format: " %5.1f %%   %5.1f %%         ", 100 * Double(ok) / Double(frames.count),
+                               100 * Double(within) / Double(frames.count))
+                cols += "\(mt) / \(mr)".padding(toLength: 24, withPad: " ", startingAt: 0)
+            }
+            cols += String(format: "%8.2f        %8.1f", med, fps)
+            print(cols)
+        }
+        let mean = { (r: Row) in r.milliseconds.reduce(0, +) / Double(max(r.milliseconds.count, 1)) }
+        print(String(format: "speed-up arcloud / opencv:            %.1fx frames/s (target >= 20x)", mean(opencv) / mean(ours)))
+        print(String(format: "arcloud end-to-end / ORB alone:       %.2fx time per frame (target <= 1.3x)", mean(ours) / mean(orb)))
+        print(String(format: "arcloud+decode end-to-end / ORB alone: %.2fx time per frame", mean(oursEncoded) / mean(orb)))
+        return 0
+    }
+}
