@@ -22,6 +22,7 @@ extension ARSessionHost {
         guard isRunning, scriptActionsRun < script.count else { return }
         let action = script[scriptActionsRun]
         scriptActionsRun += 1
+        replayTime = max(replayTime, Self.time(of: action))
         switch action.action {
         case .tap(let x, let y):
             _ = try? tap(at: SIMD2(x, y))

@@ -32,7 +32,7 @@ public final class ARSessionHost {
     /// replaced this one. A removed host does nothing more.
     public private(set) var isRemoved = false
     /// Session time of the replay (the recorded frames' time base).
-    public private(set) var replayTime: Duration = .zero
+    public internal(set) var replayTime: Duration = .zero
     /// Index into `session.frames` of the frame on screen, once one has been presented.
     public private(set) var currentFrameIndex: Int?
     /// `T_map_camera` of the current frame: the last VPS fix carried forward by odometry.
@@ -359,7 +359,6 @@ public final class ARSessionHost {
                 do { try await clock.sleep(until: origin.advanced(by: deadline), tolerance: nil) } catch { return }
                 guard let self, !Task.isCancelled, self.isRunning, !self.isPaused else { return }
                 if isAction {
-                    self.replayTime = max(self.replayTime, deadline)
                     await self.runNextScriptAction()
                 } else {
                     self.present(frameAt: self.nextFrameIndex)

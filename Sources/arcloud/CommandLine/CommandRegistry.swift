@@ -20,4 +20,5 @@ let allCommands: [any Command.Type] = [
     TokenCreateCommand.self,
     TokenListCommand.self,
     TokenRevokeCommand.self,
+    SimulateCommand.self,
 ]

@@ -1,0 +1,161 @@
+import Foundation
+import GraffityARCloud
+import VPS
+
+struct SimulateCommand: Command {
+    static let name = "simulate"
+    static let summary = "Run a recorded AR session through the SDK port; print states and events as JSON lines"
+    static let help = """
+        USAGE: arcloud simulate <session dir> --map <file.vpsmap> [--server <url> --token <token>]
+                                [--clock virtual|realtime] [--interval <seconds>]
+                                [--script <file>] [--expect <condition>[,<condition>...]]
+
+        Replays a recorded session through GraffityARCloud as an app would: the session
+        host loads the map's scene, sends a frame to the VPS every --interval seconds of
+        replay time, tracks with the device odometry in between, and plays the session's
+        script (timed taps, start/stop navigation, reset, shutdown). Every state snapshot
+        and every event is printed on standard output as one JSON line; a summary line
+        ends the output (fields: README, "Simulating an AR session").
+
+        Exit status: 0 when the session ends without an error (and every --expect holds),
+        1 when it ends with an error (say `invalidAccessToken`) or an expectation fails,
+        2 for a usage mistake.
+
+        OPTIONS:
+          --map <file>          The map: localized against in-process (the embedded VPS).
+                                With --server, its name without `.vpsmap` is the map id.
+          --server <url>        Use the arcloud VPS HTTP service at <url> instead
+          --token <token>       Bearer token for --server
+          --clock <clock>       virtual (default): time moves frame by frame and waits for
+                                each VPS answer, so runs are deterministic; realtime: frames
+                                at their recorded times, requests overlap the replay
+          --interval <seconds>  Replay time between VPS requests (default 1)
+          --script <file>       Actions to play instead of the session's own script: a JSON
+                                array of {"time": s, "action": {...}} or {"script": [...]}
+          --expect <list>       Conditions on the final state, comma-separated:
+                                \(SimulationExpectation.allCases.map(\.rawValue).joined(separator: ", "))
+
+        EXAMPLES:
+          arcloud simulate Datasets/gallery-query-walk --map Maps/gallery.vpsmap --expect localized,arrived
+          arcloud simulate Datasets/gallery-query-walk --map gallery --server http://127.0.0.1:8080 --token $TOKEN
+        """
+    static let options: Set<String> = ["map", "server", "token", "clock", "interval", "script", "expect"]
+    static let switches: Set<String> = []
+
+    static func run(_ args: Arguments) async throws -> Int32 {
+        let sessionPath = try args.positional(0, "session dir")
+        try args.noExtraPositionals(beyond: 1)
+        let mapArgument = try args.require("map")
+        let clock = ReplayClock(rawValue: try args.choice("clock", ["virtual", "realtime"], default: "virtual"))!
+        let interval = try args.double("interval", default: 1)
+        guard interval > 0 else { throw UsageError("option '--interval' needs a positive number of seconds") }
+        let expectations = try args.value("expect").map(SimulationExpectation.parse) ?? []
+        var serverURL: URL?
+        if let server = args.value("server") {
+            guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme),
+                  url.host != nil else {
+                throw UsageError("option '--server' needs an http:// or https:// URL, got '\(server)'")
+            }
+            serverURL = url
+        } else if args.value("token") != nil {
+            throw UsageError("option '--token' needs '--server'")
+        }
+
+        let sessionURL = URL(fileURLWithPath: sessionPath, isDirectory: true)
+        var session: RecordedSession
+        do { session = try RecordedSession.load(from: sessionURL) } catch {
+            throw CommandFailure("cannot read the session in '\(sessionPath)': \(error)")
+        }
+        if let scriptPath = args.value("script") { session.script = try loadScript(scriptPath) }
+
+        let mapURL = URL(fileURLWithPath: mapArgument)
+        let mapId = mapURL.pathExtension == "vpsmap" ? mapURL.deletingPathExtension().lastPathComponent : mapArgument
+        if serverURL == nil, !FileManager.default.fileExists(atPath: mapURL.path) {
+            throw CommandFailure("no map file at '\(mapArgument)'")
+        }
+        let configuration = GraffityARCloud.Configuration(
+            mapId: mapId, serverURL: serverURL, accessToken: args.value("token"),
+            embeddedMapURL: serverURL == nil ? mapURL : nil, vpsRequestInterval: .seconds(interval),
+            clock: clock, jitterSeed: clock == .virtual ? 1 : nil)
+        return try await simulate(session: session, directory: sessionURL, configuration: configuration,
+                                  expectations: expectations)
+    }
+
+    @MainActor
+    private static func simulate(session: RecordedSession, directory: URL, configuration: GraffityARCloud.Configuration,
+                                 expectations: [SimulationExpectation]) async throws -> Int32 {
+        let started = ContinuousClock.now
+        let sdk = GraffityARCloud(configuration: configuration)
+        let printer = SimulationPrinter()
+        sdk.delegate = printer
+        let subscription = sdk.subscribe { state in printer.printState(state) }
+        let host: ARSessionHost
+        do { host = try sdk.makeViewController(session: session, directory: directory) } catch {
+            throw CommandFailure("\(error.localizedDescription)")
+        }
+        printer.host = host
+        do {
+            try await host.loadView()
+            try await host.runToEnd()
+        } catch ARCloudError.sessionShutDown {
+            // A scripted shutdown or a rejected token: the output already says which.
+        }
+        let final = sdk.state
+        subscription.cancel()
+
+        let unmet = expectations.filter { !$0.holds(for: final, isShutDown: sdk.isShutDown) }
+        let errorExpected = expectations.contains { $0.expectsError }
+        let failedWithError = final.lastError != nil && !errorExpected
+        let status: Int32 = unmet.isEmpty && !failedWithError ? 0 : 1
+        let localized = printer.eventCounts["localization.localized"] ?? 0
+        let presented = host.currentFrameIndex.map { $0 + 1 } ?? 0
+        printer.printSummary([
+            ("session", .string(session.name)),
+            ("mapId", .string(configuration.mapId)),
+            ("backend", .string(configuration.serverURL.map { "http \($0.absoluteString)" } ?? "embedded")),
+            ("clock", .string(configuration.clock.rawValue)),
+            ("frames", .integer(presented)),
+            ("framesTotal", .integer(session.frames.count)),
+            ("vpsRequests", .integer(host.vpsRequestCount)),
+            ("localizedAnswers", .integer(localized)),
+            ("scriptActions", .integer(host.scriptActionsRun)),
+            ("scriptActionsTotal", .integer(host.script.count)),
+            ("events", .object(printer.eventCounts.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
+            ("collected", .array(printer.collected.map(JSONLineValue.string))),
+            ("linksOpened", .array(printer.opened.map(JSONLineValue.string))),
+            ("finalState", .object(SimulationJSON.stateFields(final))),
+            ("shutDown", .bool(sdk.isShutDown)),
+            ("expect", .array(expectations.map { .string($0.rawValue) })),
+            ("unmet", .array(unmet.map { .string($0.rawValue) })),
+            ("exitStatus", .integer(Int(status))),
+            ("wallSeconds", SimulationJSON.number((ContinuousClock.now - started).secondsValue, places: 3)),
+        ])
+
+        var words = ["\(presented)/\(session.frames.count) frames", "\(host.vpsRequestCount) VPS requests (\(localized) localized)"]
+        if let nav = final.navigation {
+            words.append(nav.hasArrived ? "arrived at \(nav.destination)" : "navigating to \(nav.destination)")
+        }
+        if !printer.collected.isEmpty { words.append("collected \(printer.collected.joined(separator: ", "))") }
+        if !printer.opened.isEmpty { words.append("opened \(printer.opened.joined(separator: ", "))") }
+        words.append("final: \(SimulationJSON.vpsStateName(final.vpsState))\(final.vpsState.sectionId.map { " \($0)" } ?? "")"
+                     + (sdk.isShutDown ? ", shut down" : ""))
+        if let error = final.lastError { words.append("error: \(SimulationJSON.errorCode(error))") }
+        if !unmet.isEmpty { words.append("unmet --expect: \(unmet.map(\.rawValue).joined(separator: ","))") }
+        FileHandle.standardError.write(Data("arcloud simulate: \(words.joined(separator: "; "))\n".utf8))
+        return status
+    }
+
+    /// A script file: `[ScriptAction]`, or an object with a `script` array (a session.json works).
+    private static func loadScript(_ path: String) throws -> [ScriptAction] {
+        struct Wrapped: Decodable { var script: [ScriptAction] }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw CommandFailure("cannot read the script '\(path)'")
+        }
+        if let actions = try? JSONDecoder().decode([ScriptAction].self, from: data) { return actions }
+        do { return try JSONDecoder().decode(Wrapped.self, from: data).script } catch {
+            throw CommandFailure("'\(path)' is not a script: expected a JSON array of {\"time\", \"action\"} "
+                                 + "or an object with a \"script\" array (\(error))")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import GraffityARCloud
+
+/// Writes what a simulated session does as JSON lines on standard output: each state
+/// snapshot (through a state subscription, which also sees the snapshot a shutdown
+/// publishes) and each delegate event, stamped with the replay time and the frame on
+/// screen. Counts what it printed for the summary.
+@MainActor
+final class SimulationPrinter: GraffityARCloudDelegate {
+    weak var host: ARSessionHost?
+    private(set) var lines = 0
+    private(set) var eventCounts: [String: Int] = [:]
+    private(set) var collected: [String] = []
+    private(set) var opened: [String] = []
+    private let output: FileHandle
+
+    init(output: FileHandle = .standardOutput) { self.output = output }
+
+    func printState(_ state: GraffityARCloud.State) {
+        write(kind: "state", SimulationJSON.stateFields(state))
+    }
+
+    func printSummary(_ fields: [(String, JSONLineValue)]) {
+        write(kind: "summary", fields)
+    }
+
+    private func printEvent(_ event: ARCloudEvent) {
+        let (name, fields) = SimulationJSON.event(event)
+        eventCounts[name, default: 0] += 1
+        write(kind: "event", [("event", .string(name))] + fields)
+    }
+
+    private func write(kind: String, _ fields: [(String, JSONLineValue)]) {
+        let time = (host?.replayTime).map { SimulationJSON.number($0.secondsValue, places: 3) } ?? .number(0)
+        let line = JSONLineValue.object([("kind", .string(kind)), ("time", time),
+                                         ("frame", SimulationJSON.optional(host?.currentFrame?.id))] + fields)
+        output.write(Data((line.text + "\n").utf8))
+        lines += 1
+    }
+
+    // MARK: GraffityARCloudDelegate (states come through the subscription)
+
+    func graffityARCloud(_ sdk: GraffityARCloud, didUpdateLocalization event: LocalizationEvent) {
+        printEvent(.localization(event))
+    }
+    func graffityARCloud(_ sdk: GraffityARCloud, didTap event: TapEvent) { printEvent(.tap(event)) }
+    func graffityARCloud(_ sdk: GraffityARCloud, didCollect event: CollectionEvent) {
+        collected.append(event.objectId)
+        printEvent(.collection(event))
+    }
+    func graffityARCloud(_ sdk: GraffityARCloud, didOpenLink event: LinkEvent) {
+        opened.append(event.url)
+        printEvent(.link(event))
+    }
+    func graffityARCloud(_ sdk: GraffityARCloud, didUpdateNavigation event: NavigationEvent) {
+        printEvent(.navigation(event))
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var secondsValue: Double {
+        let (s, atto) = components
+        return Double(s) + Double(atto) * 1e-18
+    }
+}
