@@ -105,7 +105,7 @@ public struct SyntheticSessionGenerator: Sendable {
             }
         }
         let planesA = shading(lightB: false), planesB = shading(lightB: true)
-        let exposure = (hard ? 0.032 : 0.008) * s
+        let exposure = (hard ? 0.02 : 0.008) * s
         let duration = trajectory.duration
         let seed = options.sessionSeed
 
@@ -166,7 +166,8 @@ public struct SyntheticSessionGenerator: Sendable {
                 blur = max(blur, ((q.x - px.x) * (q.x - px.x) + (q.y - px.y) * (q.y - px.y)).squareRoot())
             }
         }
-        let n = min(32, max(1, Int((blur / 0.7).rounded(.up))))
+        // An odd count, so the middle sample (the sharp reference) is the frame's pose.
+        let n = min(63, max(1, Int(blur.rounded(.up)))) | 1
         if n == 1 { return [trajectory.pose(at: t)] }
         return (0..<n).map { trajectory.pose(at: t + exposure * (Double($0) / Double(n - 1) - 0.5)) }
     }
