@@ -20,7 +20,7 @@ arcloud="$(swift build -c release --show-bin-path)/arcloud"
 # The gallery scene (seed 7): three rooms joined by two corridors.
 scene=(--layout gallery --seed 7 --size 640x480 --quality 85)
 start=$(date +%s)
-"$arcloud" dataset synth "$out/gallery-mapping"    "${scene[@]}" --session-seed 11 --trajectory mapping --frames 150
+"$arcloud" dataset synth "$out/gallery-mapping"    "${scene[@]}" --session-seed 11 --trajectory mapping --frames 180
 "$arcloud" dataset synth "$out/gallery-query-walk" "${scene[@]}" --session-seed 21 --trajectory walk    --frames 70
 "$arcloud" dataset synth "$out/gallery-query-hard" "${scene[@]}" --session-seed 31 --trajectory hard    --frames 70
 # Another scene entirely (other layout and seed): localization against the gallery map must reject it.
