@@ -20,6 +20,15 @@ struct HTTPRequest {
     var url: String
     var headers: [String]
     var body: Body
+
+    /// Bytes of body content (multipart framing aside).
+    var bodySize: Int {
+        switch body {
+        case .none: return 0
+        case .json(let b): return b.count
+        case .multipart(let fields): return fields.reduce(0) { $0 + $1.data.count }
+        }
+    }
 }
 
 /// What came back: status and body (headers are not needed by any call yet).
@@ -75,6 +84,8 @@ final class CurlTransport: Sendable {
     private let maxResponseBytes: Int
     /// Handles kept for reuse beyond this many are freed.
     private let maxPooled = 32
+    /// Bodies of at least this many bytes are sent with `Expect: 100-continue`.
+    static let expectContinueThreshold = 1 << 20
 
     init(connectTimeoutMs: Int, requestTimeoutMs: Int, maxResponseBytes: Int) {
         _ = curlGlobalInit
@@ -120,8 +131,11 @@ final class CurlTransport: Sendable {
         _ = ccurl_setopt_ptr(h, CURLOPT_WRITEDATA, sinkRef.toOpaque())
 
         var headers = request.headers
-        // No "Expect: 100-continue" round trip for uploads: requests are small.
-        headers.append("Expect:")
+        // Large uploads ask first ("Expect: 100-continue"), so a server that refuses the
+        // body from its headers (413, 401) answers before any of it is sent; otherwise
+        // the server closing mid-upload can reach us as a reset instead of its answer.
+        // Smaller uploads skip that round trip.
+        headers.append(request.bodySize >= Self.expectContinueThreshold ? "Expect: 100-continue" : "Expect:")
         switch request.body {
         case .none:
             if request.method == "GET" {

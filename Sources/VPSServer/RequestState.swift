@@ -28,8 +28,4 @@ final class RequestState {
     }
 
     var route: String { endpoint?.route ?? Router.unmatchedRoute }
-
-    var message: HTTPRequestMessage {
-        HTTPRequestMessage(method: method, path: path, headers: headers, body: body)
-    }
 }

@@ -59,6 +59,7 @@ public final class VPSServer: Sendable {
         let address = try SocketAddress(host: c.host, port: c.port)
         try daemon.withLock { (d: inout OpaquePointer?) throws(VPSServerError) in
             guard d == nil else { throw .alreadyRunning }
+            handler.draining.store(false, ordering: .relaxed)       // a restart after stop() serves again
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
             if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
             let cls = Unmanaged.passRetained(handler).toOpaque()

@@ -41,13 +41,14 @@ public struct RenderEffects: Sendable, Hashable {
 
 /// Renders textured planes seen by a pinhole camera (VisionCore's software renderer):
 /// per-plane perspective warps, exact per-pixel depth ordering, trilinear mip-mapped
-/// texture sampling, motion blur by averaging poses over the exposure, then effects.
+/// texture sampling, motion blur from poses sampled over the exposure, then effects.
 /// Deterministic: the same inputs give the same pixels on any machine and thread count.
 public enum Renderer {
-    /// Renders `planes` seen from `poses` (each `T_map_camera`; more than one averages into
-    /// motion blur, at most 64) with `camera`'s pinhole model (distortion is ignored).
-    /// With `planeIds`, also returns the index of the plane seen at each pixel from the
-    /// first pose (-1 for none), row-major.
+    /// Renders `planes` seen from `poses` (each `T_map_camera`, at most 64, in time order
+    /// over the exposure) with `camera`'s pinhole model (distortion is ignored). The image
+    /// is sharp at the middle pose `poses[poses.count / 2]`; the others blur it along the
+    /// per-pixel image motion. With `planeIds`, also returns the index of the plane seen at
+    /// each pixel from the middle pose (-1 for none), row-major.
     public static func render(camera: CameraIntrinsics, poses: [Pose], planes: [RenderPlane],
                               effects: RenderEffects = .none, nearClip: Double = 0.05,
                               planeIds: Bool = false) throws -> (image: RenderedImage, planeIds: [Int32]?) {

@@ -12,8 +12,8 @@ import Vision
         return dir
     }
 
-    /// 200 points on a wall seen by 4 keyframes, observations at their exact projections.
-    static func smallMap() throws -> VPSMap {
+    /// `count` points on a wall seen by 4 keyframes, observations at their exact projections.
+    static func smallMap(points count: Int = 200) throws -> VPSMap {
         let k = CameraIntrinsics(width: 640, height: 480, fx: 500, fy: 500, cx: 320, cy: 240)
         let keyframes = (0..<4).map { i in
             MapKeyframe(name: "f\(i)", timestamp: Double(i),
@@ -21,8 +21,9 @@ import Vision
                         intrinsics: k)
         }
         var positions: [Double] = [], descriptors: [UInt8] = [], observations: [MapObservation] = []
-        for p in 0..<200 {
-            let x = SIMD3(Double(p % 20) * 0.1 - 0.5, 0.8 + Double(p / 20) * 0.12, 4.0)
+        let columns = max(20, Int(Double(count).squareRoot()))
+        for p in 0..<count {
+            let x = SIMD3(Double(p % columns) / Double(columns) * 2 - 0.5, 0.8 + Double(p / columns) / Double(columns) * 2, 4.0)
             positions += [x.x, x.y, x.z]
             descriptors += (0..<32).map { UInt8(truncatingIfNeeded: p &* 31 &+ $0 &* 7) }
             for (i, kf) in keyframes.enumerated() {
@@ -31,13 +32,13 @@ import Vision
                                                    pixel: SIMD2(Float(px.x), Float(px.y)), octave: 0))
             }
         }
-        let vocab = try Vocabulary.train(descriptors: descriptors, parameters: .adaptive(descriptorCount: 200))
+        let vocab = try Vocabulary.train(descriptors: descriptors, parameters: .adaptive(descriptorCount: count))
         let scene = SceneContent(sections: [MapSection(id: "wall", name: "Wall", boundsMin: SIMD3(-2, 0, 3),
                                                        boundsMax: SIMD3(2, 3, 5))])
         return try VPSMap(metadata: MapMetadata(name: "small", source: "test"), scene: scene, keyframes: keyframes,
                           points: MapPoints(positions: positions, descriptors: descriptors,
-                                            observationCounts: [UInt32](repeating: 4, count: 200),
-                                            words: vocab.words(for: descriptors), sections: [Int32](repeating: 0, count: 200)),
+                                            observationCounts: [UInt32](repeating: 4, count: count),
+                                            words: vocab.words(for: descriptors), sections: [Int32](repeating: 0, count: count)),
                           observations: observations, vocabulary: vocab)
     }
 
@@ -102,5 +103,41 @@ import Vision
         let refused = try ArcloudProcess.run(["map", "scene", "import", map, json])
         #expect(refused.status == 1 && refused.stderr.contains("nowhere"))
         #expect(try VPSMap.loadScene(from: map).navigation.edges.count == 1)
+    }
+
+    /// A writer killed (SIGKILL) in the middle of rewriting a map leaves the old file
+    /// byte-for-byte intact; the next write cleans up the killed writer's temporary file.
+    @Test func killedWriterLeavesTheOldMapIntact() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/m.vpsmap", json = dir + "/scene.json"
+        try Self.smallMap(points: 30_000).write(to: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        var scene = try VPSMap.loadScene(from: path)
+        scene.objects.append(SceneObject(id: "c", kind: .collectible, sectionId: "wall",
+                                         pose: .init(rotation: .identity, translation: SIMD3(0, 1, 3)), extent: SIMD3(0.2, 0.2, 0.2)))
+        try JSONEncoder().encode(scene).write(to: URL(fileURLWithPath: json))
+
+        // `map scene import` rewrites the whole file; kill it once its temporary file exists.
+        let p = Process()
+        p.executableURL = ArcloudProcess.executable
+        p.arguments = ["map", "scene", "import", path, json]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let tmp = "\(path).tmp-\(p.processIdentifier)"
+        let deadline = Date().addingTimeInterval(120)
+        while !FileManager.default.fileExists(atPath: tmp) && p.isRunning && Date() < deadline { usleep(200) }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        try #require(p.terminationReason == .uncaughtSignal, "the writer finished before it could be killed")
+        #expect(FileManager.default.fileExists(atPath: tmp), "the killed writer's temporary file")
+
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(try VPSMap.load(from: path).points.count == 30_000)
+        // A complete write succeeds afterwards and removes the stale temporary file.
+        try VPSMap.replaceScene(in: path, with: scene)
+        #expect(try VPSMap.loadScene(from: path) == scene)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["m.vpsmap", "scene.json"])
     }
 }

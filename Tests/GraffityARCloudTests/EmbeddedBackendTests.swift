@@ -69,6 +69,23 @@ struct EmbeddedBackendTests {
         #expect(second.pose.error(to: .identity).translation < 0.02)
     }
 
+    @Test("the embedded backend localizes shipped query frames near their ground truth")
+    func localizesShippedFrames() async throws {
+        let session = try ShippedData.querySession()
+        let backend = EmbeddedVPSBackend(mapId: ShippedData.mapId, mapURL: ShippedData.mapURL)
+        let images = DirectoryFrameImages(directory: ShippedData.queryDirectory)
+        // Every tenth frame, single-shot (no prior).
+        var errors: [Double] = []
+        for frame in stride(from: 0, to: session.frames.count, by: 10).map({ session.frames[$0] }) {
+            let answer = try await backend.localize(LocalizationRequest(
+                mapId: ShippedData.mapId, image: try images.image(for: frame), intrinsics: session.camera, frameId: frame.id))
+            guard case .localized(let fix) = answer else { continue }
+            errors.append(fix.pose.error(to: try #require(frame.pose)).translation)
+        }
+        #expect(errors.count >= 6, "at least 6 of 7 frames localize")
+        #expect(errors.sorted()[errors.count / 2] < 0.05, "median error under 5 cm: \(errors)")
+    }
+
     @Test("a session with the embedded VPS localizes its frames and tracks between fixes")
     func sessionLocalizes() async throws {
         let planar = try PlanarMap()

@@ -70,6 +70,33 @@ struct NavigationTests {
         #expect(sdk.state.navigation == nil)
     }
 
+    @Test("a destination unreachable from where the first fix places the camera fails at that fix")
+    func noRouteAtFirstFix() async throws {
+        let (sdk, host, _, delegate) = try Fixtures.makeGroundTruth(refuse: ["f0"])
+        try await host.loadView()
+        try await host.advance(by: .zero)
+        try sdk.startNavigation(to: "island")
+        #expect(sdk.state.navigation?.isWaitingForLocalization == true)
+        try await host.advance(by: .seconds(0.5))
+        #expect(delegate.navigationEvents == [.failed(destination: "island",
+                                                      reason: "no route from 'n0' to 'island' in the navigation graph")])
+        #expect(sdk.state.navigation == nil)
+    }
+
+    @Test("navigation waiting for a first fix that never comes gives up after the timeout")
+    func neverLocalized() async throws {
+        let session = Fixtures.session()
+        let (sdk, host, _, delegate) = try Fixtures.makeGroundTruth(
+            session: session, refuse: Set(session.frames.map(\.id)),
+            navigation: NavigationOptions(lostLocalizationTimeout: .seconds(2)))
+        try await host.loadView()
+        try sdk.startNavigation(to: "n2")
+        try await host.advance(by: .seconds(2))
+        #expect(sdk.state.navigation?.destination == "n2")
+        try await host.advance(by: .seconds(0.1))
+        #expect(delegate.navigationEvents == [.failed(destination: "n2", reason: "localization lost for more than 2 s")])
+    }
+
     @Test("navigation fails when no fix is accepted for longer than the timeout")
     func lostLocalization() async throws {
         let (sdk, host, backend, delegate) = try Fixtures.makeGroundTruth(

@@ -48,4 +48,13 @@ import VPSServer
         #expect(text.contains("arcloud_maps_loaded 1"))
         #expect(text.contains("# TYPE arcloud_http_request_duration_seconds histogram"))
     }
+
+    @Test func aStoppedServerCanStartAgain() async throws {
+        let f = try ServerFixture()
+        f.server.stop()
+        f.server.stop()                                          // idempotent
+        try f.server.start()
+        #expect(try await f.client(nil).health().status == "ok")
+        #expect(throws: VPSServerError.alreadyRunning) { try f.server.start() }
+    }
 }

@@ -76,7 +76,10 @@ enum MapFile {
             if version > MapSchema.version {
                 throw MapFileError(path: path, reason: .newerFormat(found: version, supported: MapSchema.version))
             }
-            if version < 1 { throw MapFileError(path: path, reason: .corrupt("format version \(version)")) }
+            if version < MapSchema.version {
+                throw MapFileError(path: path, reason: .corrupt("format version \(version) is older than this build reads "
+                                                                + "(\(MapSchema.version))"))
+            }
             try db.checkIntegrity()
             return try body(db)
         } catch let e as SQLiteError {
@@ -201,12 +204,24 @@ enum MapFile {
 
     static func readObservations(_ db: SQLiteDatabase) throws -> [MapObservation] {
         var out: [MapObservation] = []
-        if let n = try db.scalar("SELECT count(*) FROM observations")?.integer { out.reserveCapacity(Int(n)) }
-        // The primary key orders rows by (keyframe, point): the order VPSMap keeps.
-        try db.forEachRow("SELECT keyframe, point, x, y, octave FROM observations") { r in
-            out.append(MapObservation(point: UInt32(clamping: r.int64(1)), keyframe: UInt32(clamping: r.int64(0)),
-                                      pixel: SIMD2(Float(r.double(2)), Float(r.double(3))),
-                                      octave: UInt8(clamping: r.int64(4))))
+        if let n = try db.scalar("SELECT coalesce(sum(count), 0) FROM observations")?.integer { out.reserveCapacity(Int(n)) }
+        let size = MapSchema.observationRecordBytes
+        try db.forEachRow("SELECT keyframe, count, data FROM observations ORDER BY keyframe") { r in
+            let keyframe = UInt32(clamping: r.int64(0)), count = r.int(1)
+            try r.withBlob(2) { b in
+                guard count >= 0, b.count == count * size else {
+                    throw MapInconsistency("keyframe \(keyframe): \(b.count) bytes of observations for \(count)")
+                }
+                for i in 0..<count {
+                    let o = i * size
+                    out.append(MapObservation(
+                        point: UInt32(littleEndian: b.loadUnaligned(fromByteOffset: o, as: UInt32.self)),
+                        keyframe: keyframe,
+                        pixel: SIMD2(Float(bitPattern: UInt32(littleEndian: b.loadUnaligned(fromByteOffset: o + 4, as: UInt32.self))),
+                                     Float(bitPattern: UInt32(littleEndian: b.loadUnaligned(fromByteOffset: o + 8, as: UInt32.self)))),
+                        octave: b[o + 12]))
+                }
+            }
         }
         return out
     }
@@ -311,16 +326,28 @@ enum MapFile {
 
     static func writeObservations(_ obs: [MapObservation], _ db: SQLiteDatabase,
                                   _ progress: (MapWriteProgress) throws -> Void) throws {
-        let s = try db.prepare("INSERT INTO observations VALUES (?, ?, ?, ?, ?)")
-        for (i, o) in obs.enumerated() {
+        let s = try db.prepare("INSERT INTO observations (keyframe, count, data) VALUES (?, ?, ?)")
+        var start = 0
+        var bytes: [UInt8] = []
+        // Observations are sorted by keyframe: one row per run of equal keyframes.
+        while start < obs.count {
+            let keyframe = obs[start].keyframe
+            var end = start
+            while end < obs.count && obs[end].keyframe == keyframe { end += 1 }
+            bytes.removeAll(keepingCapacity: true)
+            for o in obs[start..<end] {
+                withUnsafeBytes(of: o.point.littleEndian) { bytes.append(contentsOf: $0) }
+                withUnsafeBytes(of: o.pixel.x.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+                withUnsafeBytes(of: o.pixel.y.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+                bytes.append(o.octave)
+            }
             s.reset()
-            try s.bind(Int64(o.keyframe), at: 1)
-            try s.bind(Int64(o.point), at: 2)
-            try s.bind(Double(o.pixel.x), at: 3)
-            try s.bind(Double(o.pixel.y), at: 4)
-            try s.bind(Int64(o.octave), at: 5)
+            try s.bind(Int64(keyframe), at: 1)
+            try s.bind(Int64(end - start), at: 2)
+            try s.bindBlob(bytes, at: 3)
             try s.step()
-            if i % progressChunk == progressChunk - 1 { try progress(.init(stage: "observations", done: i + 1, total: obs.count)) }
+            try progress(.init(stage: "observations", done: end, total: obs.count))
+            start = end
         }
         try progress(.init(stage: "observations", done: obs.count, total: obs.count))
     }

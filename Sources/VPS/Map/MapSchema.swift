@@ -1,11 +1,17 @@
-/// The SQLite layout of a `.vpsmap` file, version 1.
+/// The SQLite layout of a `.vpsmap` file, version 2.
 ///
 /// Recognition: `PRAGMA application_id` is `applicationID` and table `map_info` holds
 /// `format = arcloud-vpsmap`; `PRAGMA user_version` is the schema version. Row tables
 /// keep the file inspectable with the `sqlite3` shell; indices are dense (0-based) so a
 /// map loads with one ordered scan per table.
+///
+/// Observations are the exception: one row per keyframe holding its observations packed
+/// in a BLOB (`observationRecordBytes` each, little-endian: point u32, x f32, y f32,
+/// octave u8; sorted by point). A map has several observations per point, and a row per
+/// observation made files twice as large and loading three times slower (version 1).
 enum MapSchema {
-    static let version = 1
+    static let version = 2
+    static let observationRecordBytes = 13
     /// "VPSM" as a big-endian 32-bit integer.
     static let applicationID: Int32 = 0x5650_534D
     static let formatName = "arcloud-vpsmap"
@@ -42,12 +48,10 @@ enum MapSchema {
             section      INTEGER NOT NULL
         );
         CREATE TABLE observations (
-            keyframe INTEGER NOT NULL,
-            point    INTEGER NOT NULL,
-            x REAL NOT NULL, y REAL NOT NULL,
-            octave   INTEGER NOT NULL,
-            PRIMARY KEY (keyframe, point)
-        ) WITHOUT ROWID;
+            keyframe INTEGER PRIMARY KEY,
+            count    INTEGER NOT NULL,
+            data     BLOB NOT NULL
+        );
         CREATE TABLE scene_objects (
             idx     INTEGER PRIMARY KEY,
             id      TEXT NOT NULL UNIQUE,

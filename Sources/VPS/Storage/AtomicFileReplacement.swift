@@ -26,12 +26,13 @@ public struct FileSystemError: Error, Sendable, Hashable, CustomStringConvertibl
 /// then flushed to disk (`fsync`), renamed over the target, and the directory entry is
 /// flushed too. When `body` throws, the temporary file is removed and the target is left
 /// untouched. A killed writer can leave a stale `.tmp-<pid>` file behind, never a
-/// damaged target.
+/// damaged target; the next replacement of the same target removes it.
 public enum AtomicFileReplacement {
     /// Runs `body` with the temporary path, then moves the result over `target`.
     public static func replace<R>(_ target: String, _ body: (_ temporaryPath: String) throws -> R) throws -> R {
         let tmp = "\(target).tmp-\(getpid())"
         unlink(tmp)
+        removeStaleTemporaries(of: target)
         let result: R
         do {
             result = try body(tmp)
@@ -45,6 +46,22 @@ public enum AtomicFileReplacement {
         // fatal (some file systems refuse fsync on directories).
         try? fsyncFile(directory(of: target))
         return result
+    }
+
+    /// Removes `<target>.tmp-<pid>` files left by writers that were killed: those whose
+    /// process no longer exists. Files of live writers are left alone.
+    static func removeStaleTemporaries(of target: String) {
+        let dir = directory(of: target)
+        let prefix = (target.split(separator: "/").last.map(String.init) ?? target) + ".tmp-"
+        guard let d = opendir(dir) else { return }
+        defer { closedir(d) }
+        while let entry = readdir(d) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix(prefix), let pid = pid_t(name.dropFirst(prefix.count)), pid > 0 else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(dir + "/" + name) }
+        }
     }
 
     static func fsyncFile(_ path: String) throws {

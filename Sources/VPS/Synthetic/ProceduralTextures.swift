@@ -58,11 +58,12 @@ public enum ProceduralTextures {
             ops.append(.blob(center: point(W, H, &r), sigma: r.uniform(0.1...0.35) * ppm,
                              color: hsv(r.unit(), r.uniform(0.4...0.9), r.uniform(0.3...0.95)), alpha: r.uniform(0.3...0.7)))
         }
-        for _ in 0..<count(area * 1.6, &r) { ops += stroke(W, H, ppm, &r) }
-        for _ in 0..<count(area * 10, &r) { ops.append(shape(W, H, size: r.uniform(0.04...0.35) * ppm, &r)) }
+        for _ in 0..<count(area * 2.2, &r) { ops += stroke(W, H, ppm, &r) }
+        for _ in 0..<count(area * 16, &r) { ops.append(shape(W, H, size: r.uniform(0.04...0.35) * ppm, &r)) }
         ops += posters(W, H, ppm, &r)
-        for _ in 0..<count(area * 5, &r) { ops.append(word(W, H, scale: r.uniform(0.5...1.6) * ppm / 256, &r)) }
-        ops += specks(W, H, ppm, density: 55 * area, &r)
+        // Few words: identical glyphs all over the scene would match each other.
+        for _ in 0..<count(area * 1.2, &r) { ops.append(word(W, H, scale: r.uniform(0.5...1.6) * ppm / 256, &r)) }
+        ops += specks(W, H, ppm, density: 15 * area, &r)
         return ops
     }
 
@@ -95,7 +96,7 @@ public enum ProceduralTextures {
             }
         }
         for _ in 0..<count(area * 4, &r) { ops.append(shape(W, H, size: r.uniform(0.03...0.15) * ppm, &r)) }
-        for _ in 0..<count(area * 1.5, &r) { ops.append(word(W, H, scale: r.uniform(0.4...1.0) * ppm / 256, &r)) }
+        for _ in 0..<count(area * 0.3, &r) { ops.append(word(W, H, scale: r.uniform(0.4...1.0) * ppm / 256, &r)) }
         ops += specks(W, H, ppm, density: 30 * area, &r)
         return ops
     }
@@ -241,11 +242,11 @@ public enum ProceduralTextures {
             let scale = half.x * 2 / 260
             ops.append(.text(randomWord(&r, upper: true), origin: SIMD2(lo.x + 10, lo.y + 40 * scale + 8), scale: scale * 1.3,
                              font: r.pick([0, 2, 3, 4]), color: RGBColor(255, 255, 255), thickness: max(1, Int(scale * 3))))
-            var y = hi.y - half.y * 0.5
+            var y = hi.y - half.y * 0.3
             while y < hi.y - 8 {
-                ops.append(.text([randomWord(&r, upper: false), randomWord(&r, upper: false)].joined(separator: " "),
-                                 origin: SIMD2(lo.x + 10, y), scale: scale * 0.5, font: 0, color: RGBColor(15, 15, 15)))
-                y += 22 * scale
+                ops.append(.text(randomWord(&r, upper: false), origin: SIMD2(lo.x + 10 + r.uniform(0...half.x * 0.5), y),
+                                 scale: scale * r.uniform(0.45...0.7), font: r.pick([0, 1, 2, 6]), color: RGBColor(15, 15, 15)))
+                y += r.uniform(24...40) * scale
             }
         }
         return ops
@@ -302,9 +303,11 @@ public enum ProceduralTextures {
     }
 
     static func randomWord(_ r: inout SeededRandom, upper: Bool) -> String {
-        let syllables = ["ka", "ro", "mi", "zu", "te", "lo", "van", "gri", "fo", "ne", "shi", "tra", "pe", "dor", "xa",
-                         "qui", "bel", "um", "sa", "ko", "ri", "mon", "ve", "yo", "jex", "pla", "tu", "wen"]
-        let w = (0..<r.int(1...3)).map { _ in r.pick(syllables) }.joined() + (r.chance(0.2) ? String(r.int(1...99)) : "")
+        // Random letters with vowel/consonant rhythm: words practically never repeat.
+        let consonants = Array("bcdfghjklmnpqrstvwxz"), vowels = Array("aeiouy")
+        var w = ""
+        for i in 0..<r.int(4...8) { w.append(i % 2 == 0 ? r.pick(consonants) : r.pick(vowels)) }
+        if r.chance(0.25) { w += String(r.int(10...999)) }
         return upper ? w.uppercased() : w
     }
 

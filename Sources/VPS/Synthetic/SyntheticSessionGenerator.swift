@@ -57,6 +57,8 @@ public struct SyntheticSessionGenerator: Sendable {
                 legs.append(.loop(space: room, inset: 1.3, clockwise: false, phase: 0))
                 legs.append(.loop(space: room, inset: 2.2, clockwise: true, phase: 1.3))
             }
+            // Walk back to the first room, so corridors and doorways are seen both ways.
+            for room in rooms.reversed().dropFirst() { legs.append(.walk(to: room)) }
         case .walk:
             for (i, room) in rooms.reversed().enumerated() {
                 if i > 0 { legs.append(.walk(to: room)) }
@@ -66,7 +68,7 @@ public struct SyntheticSessionGenerator: Sendable {
             planner.motion.speed = 1.0
             planner.motion.turnRate = 1.3
             planner.motion.sway = 0.45
-            planner.motion.shake = 0.006 * options.effectsStrength
+            planner.motion.shake = 0.005 * options.effectsStrength
             for (i, room) in rooms.prefix(2).enumerated() {
                 if i > 0 { legs.append(.walk(to: room)) }
                 legs.append(.loop(space: room, inset: i == 0 ? 1.55 : 2.0, clockwise: i == 0, phase: 0.7 + Double(i)))
@@ -105,7 +107,7 @@ public struct SyntheticSessionGenerator: Sendable {
             }
         }
         let planesA = shading(lightB: false), planesB = shading(lightB: true)
-        let exposure = (hard ? 0.032 : 0.008) * s
+        let exposure = (hard ? 0.014 : 0.008) * s
         let duration = trajectory.duration
         let seed = options.sessionSeed
 
@@ -166,7 +168,8 @@ public struct SyntheticSessionGenerator: Sendable {
                 blur = max(blur, ((q.x - px.x) * (q.x - px.x) + (q.y - px.y) * (q.y - px.y)).squareRoot())
             }
         }
-        let n = min(32, max(1, Int((blur / 0.7).rounded(.up))))
+        // An odd count, so the middle sample (the sharp reference) is the frame's pose.
+        let n = min(63, max(1, Int(blur.rounded(.up)))) | 1
         if n == 1 { return [trajectory.pose(at: t)] }
         return (0..<n).map { trajectory.pose(at: t + exposure * (Double($0) / Double(n - 1) - 0.5)) }
     }

@@ -5,7 +5,8 @@ public struct SyntheticSessionOptions: Sendable, Hashable {
     /// The camera route through the scene.
     public enum Route: String, Sendable, Hashable, CaseIterable {
         /// Covers every wall: two loops per room (near and far, opposite directions)
-        /// looking at the walls, through all rooms in order.
+        /// looking at the walls, through all rooms in order, then back through the
+        /// corridors to the first room (corridors and doorways seen both ways).
         case mapping
         /// A query walk: rooms in reverse order, one loop per room between the mapping
         /// distances, in the other turning direction.

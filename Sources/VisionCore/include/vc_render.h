@@ -6,8 +6,8 @@
  * texture gives, per pixel, the texture coordinate and the inverse depth 1/z (analytic, so
  * the z-buffer is exact and a plane partly behind the camera is cut at the near plane
  * instead of being warped through infinity). Textures are sampled trilinearly from a mip
- * pyramid so distant walls do not alias. Several poses average into one frame (motion
- * blur along the real image motion); then exposure gain, vignetting and sensor noise.
+ * pyramid so distant walls do not alias. Poses sampled over the exposure blur the frame
+ * along the real per-pixel image motion; then exposure gain, vignetting and sensor noise.
  *
  * Everything is single-threaded per call and uses its own counter-based random numbers:
  * the output depends only on the inputs, never on thread count or call order. Calls on
@@ -133,11 +133,13 @@ typedef struct vc_render_effects {
 /* Neutral effects: gain 1, no vignetting, no noise, grey background. */
 vc_render_effects vc_render_default_effects(void);
 
-/* Renders the planes seen from each of `poses` (n_poses 1..64) and averages them: the
- * poses sampled over the exposure give motion blur. Then applies `effects` (NULL =
- * neutral) and writes RGB into `rgb_out` (caller-owned, stride >= width*3, at least
- * stride*height bytes). If `plane_id_out` is not NULL (caller-owned, width*height
- * int32) it receives, for poses[0], the index of the plane seen at each pixel or -1. */
+/* Renders the planes seen from `poses` (n_poses 1..64, in time order over the exposure).
+ * The image is drawn sharp at the middle pose poses[n_poses / 2]; with more poses, each
+ * pixel then averages where its scene point (exact depth from the z-buffer) moves at the
+ * other poses: motion blur along the real per-pixel image motion. Then applies `effects`
+ * (NULL = neutral) and writes RGB into `rgb_out` (caller-owned, stride >= width*3, at
+ * least stride*height bytes). If `plane_id_out` is not NULL (caller-owned, width*height
+ * int32) it receives, for the middle pose, the index of the plane seen at each pixel or -1. */
 vc_status vc_render(const vc_render_camera *camera, const vc_render_pose *poses, int32_t n_poses,
                     const vc_render_plane *planes, int32_t n_planes,
                     const vc_render_effects *effects, uint8_t *rgb_out, int32_t stride,

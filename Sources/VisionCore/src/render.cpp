@@ -199,6 +199,61 @@ void render_pose(const vc_render_camera &cam, const vc_render_pose &pose, const 
     }
 }
 
+// Motion blur by gathering: each pixel of the sharp image at poses[mid] sees a scene point
+// (its exact depth is known from the z-buffer; background counts as infinitely far). At
+// each other pose that point lands elsewhere; the pixel averages the sharp image at the
+// positions that moved onto it (the flow taken as locally constant), which smears along
+// the real, per-pixel image motion at a fraction of the cost of rendering every pose.
+std::vector<float> motion_blur(const vc_render_camera &cam, const vc_render_pose *poses, int n, int mid,
+                               const std::vector<float> &sharp, const std::vector<double> &zinv) {
+    const int W = cam.width, H = cam.height;
+    std::vector<float> out(sharp.size(), 0.0f);
+    const double *Rm = poses[mid].R_cw, *tm = poses[mid].t_cw;
+    // Relative transforms camera(mid) -> camera(k): R = R_k R_mid^T, t = t_k - R t_mid.
+    std::vector<Mat3> R(static_cast<size_t>(n));
+    std::vector<Vec3> T(static_cast<size_t>(n));
+    for (int k = 0; k < n; ++k) {
+        const double *Rk = poses[k].R_cw;
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+                R[k][3 * i + j] = Rk[3 * i] * Rm[3 * j] + Rk[3 * i + 1] * Rm[3 * j + 1] + Rk[3 * i + 2] * Rm[3 * j + 2];
+        for (int i = 0; i < 3; ++i)
+            T[k][i] = poses[k].t_cw[i] - (R[k][3 * i] * tm[0] + R[k][3 * i + 1] * tm[1] + R[k][3 * i + 2] * tm[2]);
+    }
+    auto sample = [&](double x, double y, float *dst) {
+        x = std::min(std::max(x, 0.0), double(W - 1));
+        y = std::min(std::max(y, 0.0), double(H - 1));
+        const int x0 = int(x), y0 = int(y), x1 = std::min(x0 + 1, W - 1), y1 = std::min(y0 + 1, H - 1);
+        const float fx = float(x - x0), fy = float(y - y0);
+        const float *a = &sharp[3 * (size_t(y0) * W + x0)], *b = &sharp[3 * (size_t(y0) * W + x1)];
+        const float *c = &sharp[3 * (size_t(y1) * W + x0)], *d = &sharp[3 * (size_t(y1) * W + x1)];
+        for (int ch = 0; ch < 3; ++ch) {
+            const float top = a[ch] + (b[ch] - a[ch]) * fx, bot = c[ch] + (d[ch] - c[ch]) * fx;
+            dst[ch] += top + (bot - top) * fy;
+        }
+    };
+    for (int v = 0; v < H; ++v) {
+        for (int u = 0; u < W; ++u) {
+            const size_t idx = size_t(v) * W + u;
+            const double rx = (u - cam.cx) / cam.fx, ry = (v - cam.cy) / cam.fy;
+            const double w = zinv[idx];
+            float *dst = &out[3 * idx];
+            for (int k = 0; k < n; ++k) {
+                const Mat3 &r = R[k];
+                // Homogeneous point (ray, 1/z): translation scales with inverse depth (0 = far).
+                const double X = r[0] * rx + r[1] * ry + r[2] + T[k][0] * w;
+                const double Y = r[3] * rx + r[4] * ry + r[5] + T[k][1] * w;
+                const double Z = r[6] * rx + r[7] * ry + r[8] + T[k][2] * w;
+                if (!(Z > 1e-9)) { sample(u, v, dst); continue; }
+                const double fu = cam.fx * X / Z + cam.cx - u, fv = cam.fy * Y / Z + cam.cy - v;
+                sample(u - fu, v - fv, dst);
+            }
+            for (int ch = 0; ch < 3; ++ch) dst[ch] /= float(n);
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 extern "C" vc_render_effects vc_render_default_effects(void) {
@@ -225,11 +280,11 @@ extern "C" vc_status vc_render(const vc_render_camera *camera, const vc_render_p
         std::vector<int32_t> ids(n);
         std::vector<double> zinv(n);
         const double bg[3] = {double(fx.background[0]), double(fx.background[1]), double(fx.background[2])};
-        for (int k = 0; k < n_poses; ++k) {
-            render_pose(*camera, poses[k], planes, n_planes, bg, acc, ids, zinv);
-            if (k == 0 && plane_id_out) std::copy(ids.begin(), ids.end(), plane_id_out);
-        }
-        const double scale = fx.gain / n_poses;
+        const int mid = n_poses / 2;
+        render_pose(*camera, poses[mid], planes, n_planes, bg, acc, ids, zinv);
+        if (plane_id_out) std::copy(ids.begin(), ids.end(), plane_id_out);
+        if (n_poses > 1) acc = motion_blur(*camera, poses, n_poses, mid, acc, zinv);
+        const double scale = fx.gain;
         const double hw = W / 2.0, hh = H / 2.0, r2max = hw * hw + hh * hh;
         for (int v = 0; v < H; ++v) {
             uint8_t *row = rgb_out + size_t(v) * stride;

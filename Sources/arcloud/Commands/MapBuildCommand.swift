@@ -33,7 +33,7 @@ struct MapBuildCommand: Command {
           --name <name>          Map name (default: the scene's or session's name)
           --stride <k>           Use every k-th posed frame (default 1)
           --features <n>         ORB features per keyframe (default 2500)
-          --min-track <n>        Keyframes that must see a point (default 3)
+          --min-track <n>        Keyframes that must see a point (default 2)
           --max-error <px>       Reprojection error allowed at pyramid level 0 (default 2.5)
           --scene-depth <a-b>    Distances of scene surfaces in metres, for pairing (default 0.5-8)
           --threads <n>          Threads (default: all cores)

@@ -45,8 +45,9 @@ struct MapInspectCommand: Command {
                    + String(format: "%.3f s", seconds(loadTime)))
         out.append("  created \(m.created.formatted(.iso8601)) from \(m.source.isEmpty ? "?" : m.source)")
         if let c = m.camera {
-            out.append("  camera \(c.width)x\(c.height) fx \(fmt(c.fx)) fy \(fmt(c.fy)) cx \(fmt(c.cx)) cy \(fmt(c.cy))"
-                       + (c.distortion.isEmpty ? "" : " distortion \(c.distortion.map(fmt).joined(separator: " "))"))
+            func f6(_ x: Double) -> String { String(format: "%.6g", x) }
+            out.append("  camera \(c.width)x\(c.height) fx \(f6(c.fx)) fy \(f6(c.fy)) cx \(f6(c.cx)) cy \(f6(c.cy))"
+                       + (c.distortion.isEmpty ? "" : " distortion \(c.distortion.map(f6).joined(separator: " "))"))
         }
         out.append("keyframes    \(stats.keyframes)")
         out.append("points       \(stats.points)")

@@ -33,10 +33,13 @@ struct SimulateCommand: Command {
           --script <file>       Actions to play instead of the session's own script: a JSON
                                 array of {"time": s, "action": {...}} or {"script": [...]}
           --expect <list>       Conditions on the final state, comma-separated:
-                                \(SimulationExpectation.allCases.map(\.rawValue).joined(separator: ", "))
+                                localized, localizing, failed, notStarted, sceneReady,
+                                navigating, arrived, shutdown, invalidAccessToken,
+                                error, noError
 
         EXAMPLES:
-          arcloud simulate Datasets/gallery-query-walk --map Maps/gallery.vpsmap --expect localized,arrived
+          arcloud simulate Datasets/gallery-query-walk --map Maps/gallery.vpsmap \\
+              --script Datasets/gallery-query-walk/script.json --expect localized,arrived
           arcloud simulate Datasets/gallery-query-walk --map gallery --server http://127.0.0.1:8080 --token $TOKEN
         """
     static let options: Set<String> = ["map", "server", "token", "clock", "interval", "script", "expect"]

@@ -107,7 +107,10 @@ struct MapFileTests {
         let path = dir + "/future.vpsmap"
         try makeSyntheticMap(pointCount: 30, keyframeCount: 3).write(to: path)
         try SQLiteDatabase(path: path, mode: .readWrite).setUserVersion(99)
-        expectMapError(path) { $0 == .newerFormat(found: 99, supported: 1) }
+        expectMapError(path) { if case .newerFormat(found: 99, let supported) = $0 { supported < 99 } else { false } }
+        // An older layout is refused with a clear reason too.
+        try SQLiteDatabase(path: path, mode: .readWrite).setUserVersion(1)
+        expectMapError(path) { if case .corrupt(let why) = $0 { why.contains("older") } else { false } }
     }
 
     @Test func truncatedOrDamagedFilesAreCorrupt() throws {

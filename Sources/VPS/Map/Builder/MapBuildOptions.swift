@@ -35,10 +35,14 @@ public struct MapBuildOptions: Sendable, Hashable {
     /// keypoints (one pixel at their median pyramid level) over the sine of its largest
     /// ray angle. 0.04 keeps a point 5 m away when its depth is good to about 20 cm.
     public var maxDepthUncertainty: Double = 0.04
+    /// Two-view points must meet `maxDepthUncertainty` times this.
+    public var twoViewUncertaintyFactor: Double = 0.5
     /// Least number of keyframes that must see a point. Two-view points have unverified
-    /// depth (a wrong match along the epipolar line triangulates without complaint), so the
-    /// default asks for three.
-    public var minTrackLength: Int = 3
+    /// depth (a wrong match along the epipolar line triangulates without complaint), hence
+    /// their stricter `twoViewUncertaintyFactor`; but they more than double the coverage of a
+    /// sparse mapping walk, which is what lets query frames localize (measured on the
+    /// shipped gallery sessions: 74 % of query frames localized with 3, 99 % with 2).
+    public var minTrackLength: Int = 2
 
     /// Vocabulary leaves aim at about this many points per word.
     public var pointsPerWord: Double = 8
@@ -57,7 +61,8 @@ public struct MapBuildOptions: Sendable, Hashable {
             "partnersPerKeyframe": "\(partnersPerKeyframe)", "ratio": "\(ratio)",
             "maxHammingDistance": "\(maxHammingDistance)", "epipolarThreshold": "\(epipolarThreshold)",
             "minParallaxDegrees": "\(minParallaxDegrees)", "maxReprojectionError": "\(maxReprojectionError)",
-            "minTrackLength": "\(minTrackLength)", "maxDepthUncertainty": "\(maxDepthUncertainty)", "pointsPerWord": "\(pointsPerWord)",
+            "minTrackLength": "\(minTrackLength)", "maxDepthUncertainty": "\(maxDepthUncertainty)",
+            "twoViewUncertaintyFactor": "\(twoViewUncertaintyFactor)", "pointsPerWord": "\(pointsPerWord)",
         ]
     }
 }

@@ -340,7 +340,10 @@ public struct MapBuilder: Sendable {
                     let sigma = pow(Double(options.orb.scaleFactor), Double(octaves[octaves.count / 2]))
                     let focal = obs.map { frames[$0.keyframe].intrinsics.fx }.reduce(0, +) / Double(obs.count)
                     let uncertainty = sigma / focal / sin(t.parallaxDegrees * .pi / 180)
-                    if uncertainty > options.maxDepthUncertainty { return .rejected("depth uncertainty") }
+                    // Two views cannot outvote a wrong match: ask them for a better-conditioned depth.
+                    let allowed = obs.count == 2 ? options.maxDepthUncertainty * options.twoViewUncertaintyFactor
+                                                 : options.maxDepthUncertainty
+                    if uncertainty > allowed { return .rejected("depth uncertainty") }
                     return .point(t.position, kept: obs, outliers: outliers)
                 }
                 if obs.count == minimum { return .rejected("reprojection") }

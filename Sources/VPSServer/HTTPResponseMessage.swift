@@ -1,17 +1,5 @@
 import Foundation
 
-/// A request as the route handlers see it, once its body has been read.
-struct HTTPRequestMessage {
-    var method: String
-    /// The decoded path without the query, e.g. `/v1/maps/gallery/scene`.
-    var path: String
-    /// Header values by lower-cased name (the last one wins for repeated headers).
-    var headers: [String: String]
-    var body: [UInt8]
-
-    func header(_ name: String) -> String? { headers[name.lowercased()] }
-}
-
 /// A response to queue on the connection.
 struct HTTPResponseMessage {
     var status: Int
