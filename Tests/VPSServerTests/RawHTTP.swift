@@ -20,16 +20,29 @@ final class RawConnection {
 
     deinit { close(fd) }
 
-    /// Sends all bytes; false if the peer closed the connection meanwhile.
+    /// The errno of the last failed `send`: EPIPE or ECONNRESET when the peer closed,
+    /// EAGAIN when the send timeout (`setSendTimeout`) passed with the peer not reading.
+    private(set) var lastSendError: Int32 = 0
+
+    /// Sends all bytes; false if the peer closed the connection meanwhile (or the send
+    /// timeout passed), with the reason in `lastSendError`.
     @discardableResult
     func send(_ bytes: [UInt8]) -> Bool {
         var off = 0
         while off < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + off, $0.count - off, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { return false }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { lastSendError = errno; return false }
             off += n
         }
         return true
+    }
+
+    /// Makes a `send` that cannot progress for `seconds` fail with EAGAIN instead of
+    /// blocking forever (a peer that stops reading without closing).
+    func setSendTimeout(seconds: Int) {
+        var tv = timeval(tv_sec: seconds, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
     @discardableResult
@@ -84,6 +97,14 @@ struct RawResponse {
     }
 
     init?(_ text: String) { self.init(Array(text.utf8)) }
+}
+
+/// The largest size the kernel autotunes a TCP socket's buffer to: the third field of
+/// `/proc/sys/net/ipv4/tcp_rmem` (receive) or `tcp_wmem` (send). Nil when unreadable.
+func tcpBufferMaximum(_ name: String) -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/\(name)", encoding: .utf8) else { return nil }
+    let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+    return fields.count == 3 ? Int(fields[2]) : nil
 }
 
 struct RawError: Error, CustomStringConvertible {
