@@ -67,8 +67,12 @@ import VPSServer
         let inFlight = Task { try await client.localize(image: image, request: ServerFixture.request()) }
         // Wait until the request is inside the engine.
         #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
+        // `stop` blocks while it waits: on a Dispatch thread, so that on a 2-core machine it
+        // does not hold one of the two threads the concurrency pool has. The grace period only
+        // bounds that wait (the gate opens as soon as refusal is seen); it is long so that a
+        // starved machine does not close the in-flight request before the gate opens.
         let server = f.server
-        let stopped = Task.detached { server.stop(gracePeriod: .seconds(20)) }
+        let stopped = onDispatchThread { server.stop(gracePeriod: .seconds(300)) }
         // The listening socket closes first: new connections are refused.
         let refusedAt = Date().addingTimeInterval(60)
         var refused = false
@@ -124,6 +128,15 @@ import VPSServer
         let f = try ServerFixture()
         let clash = VPSServer(engine: TestOnlyEngine(), tokens: f.store, configuration: .init(port: f.server.port))
         #expect(throws: VPSServerError.self) { try clash.start() }
+    }
+}
+
+/// Runs blocking `work` on a Dispatch thread; await the task for its end.
+func onDispatchThread(_ work: @escaping @Sendable () -> Void) -> Task<Void, Never> {
+    Task {
+        await withCheckedContinuation { (cont: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { work(); cont.resume() }
+        }
     }
 }
 

@@ -43,8 +43,11 @@ final class ServerFixture {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// A client whose request timeout is far beyond any answer of the test engine: on a
+    /// loaded 2-core machine a request can wait seconds for a thread, and a timeout there
+    /// would be a false failure.
     func client(_ token: String?) throws -> VPSClient {
-        try VPSClient(baseURL: server.baseURL, token: token, options: .init(requestTimeout: .seconds(20)))
+        try VPSClient(baseURL: server.baseURL, token: token, options: .init(connectTimeout: .seconds(30), requestTimeout: .seconds(60)))
     }
 
     static let intrinsics = CameraIntrinsics(width: 64, height: 48, fx: 60, fy: 60, cx: 32, cy: 24)
