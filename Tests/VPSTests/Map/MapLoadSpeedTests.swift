@@ -2,12 +2,16 @@ import Foundation
 import Testing
 import VPS
 
-@Suite("Map file: load speed")
+@Suite("Map file: a large map")
 struct MapLoadSpeedTests {
-    /// A 100k-point map opens ready to localize (points, observations, vocabulary and its
-    /// inverted index) well under a second. Debug builds of the test are slower than the
-    /// release CLI, so the bound here is generous; the figure is printed.
-    @Test func hundredThousandPointMapLoadsFast() throws {
+    /// A 100k-point map opens complete and ready to localize: points, observations,
+    /// vocabulary and its inverted index. How fast is a figure, not a pass/fail: it is
+    /// printed here, and `arcloud map inspect` prints the release CLI's load time (the
+    /// project's rule: benchmarks are commands that print figures). A debug test build on a
+    /// loaded 2-core CI machine can take several times its usual second, so the only bound
+    /// is a sanity one (60 s) that catches a pathological regression (a quadratic index
+    /// build takes minutes at 100k points), never a slow machine.
+    @Test func hundredThousandPointMapLoadsComplete() throws {
         let dir = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/big.vpsmap"
@@ -23,7 +27,8 @@ struct MapLoadSpeedTests {
         #expect(back.points.count == 100_000)
         #expect(back.observations.count == 400_000)
         #expect(back.wordIndex.points.count == 100_000)
-        #expect(elapsed < .seconds(3))
+        #expect(back.points == map.points && back.observations == map.observations && back.wordIndex == map.wordIndex)
+        #expect(elapsed < .seconds(60), "sanity bound only; see the doc comment")
         // To time the release CLI on the same file: ARCLOUD_KEEP_BENCH_MAP=<path> swift test
         // --filter MapLoadSpeedTests, then `arcloud map inspect <path>` prints its load time.
         if let keep = ProcessInfo.processInfo.environment["ARCLOUD_KEEP_BENCH_MAP"] {
