@@ -3,8 +3,9 @@ import Synchronization
 import VisionCore
 
 /// The OpenCV-only localization pipeline `arcloud bench localize` measures against:
-/// `cv::ORB` + brute-force k-NN matching against every map descriptor + ratio test +
-/// `cv::solvePnPRansac` (AP3P) + `cv::solvePnPRefineLM`.
+/// brute-force k-NN matching (`cv::BFMatcher`) against every map descriptor + ratio test +
+/// `cv::solvePnPRansac` (AP3P) + `cv::solvePnPRefineLM`, on features from `ORBExtractor`
+/// (the map's descriptors come from it; `cv::ORB`'s sampling pattern differs).
 ///
 /// Sendable: the C++ object sits behind a `Mutex`; make one per thread for parallel use.
 public final class OpenCVPeerLocalizer: Sendable {
@@ -14,7 +15,6 @@ public final class OpenCVPeerLocalizer: Sendable {
         public var pose: Pose?
         public var matches: Int
         public var inliers: Int
-        public var extractMilliseconds: Double
         public var matchMilliseconds: Double
         public var solveMilliseconds: Double
     }
@@ -23,14 +23,14 @@ public final class OpenCVPeerLocalizer: Sendable {
     private let handle: Mutex<Handle>
 
     /// Copies `descriptors` (32 bytes per point) and `positions` (x,y,z per point) into the peer.
-    public init(descriptors: [UInt8], positions: [Double], featureCount: Int = 1000, ratio: Double = 0.8,
+    public init(descriptors: [UInt8], positions: [Double], ratio: Double = 0.8,
                 threshold: Double = 4, confidence: Double = 0.999, maxIterations: Int = 1000,
                 minInliers: Int = 30) throws(VisionError) {
         let n = positions.count / 3
         guard n > 0, descriptors.count == 32 * n else {
             throw VisionError(.invalidArgument, "\(descriptors.count) descriptor bytes for \(n) points")
         }
-        let params = vc_peer_params(n_features: Int32(clamping: featureCount), ratio: ratio,
+        let params = vc_peer_params(ratio: ratio,
                                     ransac_threshold_px: threshold, confidence: confidence,
                                     max_iterations: Int32(clamping: maxIterations), min_inliers: Int32(clamping: minInliers))
         let p = descriptors.withUnsafeBufferPointer { d in
@@ -42,13 +42,17 @@ public final class OpenCVPeerLocalizer: Sendable {
 
     deinit { handle.withLock { vc_peer_destroy($0.pointer) } }
 
-    public func localize(_ image: GrayImage, camera: CameraIntrinsics) throws(VisionError) -> Result {
+    /// Localizes undistorted query features.
+    public func localize(_ features: FeatureSet, camera: CameraIntrinsics) throws(VisionError) -> Result {
         var out = vc_peer_result()
         let k = [camera.fx, camera.fy, camera.cx, camera.cy]
+        var xy = [Float](repeating: 0, count: 2 * features.count)
+        for (i, p) in features.keypoints.enumerated() { xy[2 * i] = p.x; xy[2 * i + 1] = p.y }
         let status = handle.withLock { h in
-            image.pixels.withUnsafeBufferPointer {
-                vc_peer_localize(h.pointer, $0.baseAddress, Int32(image.width), Int32(image.height),
-                                 Int32(image.width), k, &out)
+            xy.withUnsafeBufferPointer { kp in
+                features.descriptors.withUnsafeBufferPointer { d in
+                    vc_peer_localize(h.pointer, kp.baseAddress, d.baseAddress, Int32(features.count), k, &out)
+                }
             }
         }
         try VisionError.check(status)
@@ -58,8 +62,7 @@ public final class OpenCVPeerLocalizer: Sendable {
             let t = withUnsafeBytes(of: out.t_cw) { Array($0.bindMemory(to: Double.self)) }
             pose = CameraFromWorld(rotation: Matrix3(rowMajor: r), translation: SIMD3(t[0], t[1], t[2])).pose
         }
-        return Result(pose: pose, matches: Int(out.matches), inliers: Int(out.inliers),
-                      extractMilliseconds: out.extract_ms, matchMilliseconds: out.match_ms,
+        return Result(pose: pose, matches: Int(out.matches), inliers: Int(out.inliers), matchMilliseconds: out.match_ms,
                       solveMilliseconds: out.solve_ms)
     }
 }

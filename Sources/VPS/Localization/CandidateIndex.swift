@@ -25,17 +25,26 @@ struct CandidateIndex: Sendable {
         self.points = points
     }
 
-    /// One candidate list per query node.
+    /// One candidate list per query node, written straight into CSR arrays (no per-list
+    /// allocation: this runs for every feature of every frame).
     func candidates(forNodes queryNodes: [UInt32]) -> CandidateLists {
-        var lists = CandidateLists()
-        for n in queryNodes {
-            let i = Int(n)
-            if i + 1 < offsets.count {
-                lists.append(points[Int(offsets[i])..<Int(offsets[i + 1])].lazy.map { Int($0) })
-            } else {
-                lists.append(EmptyCollection<Int>())
+        var total = 0
+        for n in queryNodes where Int(n) + 1 < offsets.count {
+            total += Int(offsets[Int(n) + 1] - offsets[Int(n)])
+        }
+        var listOffsets = [Int32](repeating: 0, count: queryNodes.count + 1)
+        var indices = [Int32]()
+        indices.reserveCapacity(total)
+        points.withUnsafeBufferPointer { pts in
+            for (q, n) in queryNodes.enumerated() {
+                let i = Int(n)
+                if i + 1 < offsets.count {
+                    indices.append(contentsOf: pts[Int(offsets[i])..<Int(offsets[i + 1])])
+                }
+                listOffsets[q + 1] = Int32(indices.count)
             }
         }
-        return lists
+        // The arrays are consistent by construction.
+        return CandidateLists(offsets: listOffsets, indices: indices)!
     }
 }

@@ -20,7 +20,10 @@ import Vision
 public final class Localizer: Sendable {
     public let map: VPSMap
     public let options: LocalizerOptions
-    private let index: CandidateIndex
+    /// Vocabulary-node candidate indexes, finest first: a frame the first cannot place is
+    /// tried again with the next, coarser one (more candidates per feature, better recall
+    /// under blur and lighting change, more Hamming distances).
+    private let indexes: [CandidateIndex]
     private let viewing: ViewingDirections
     private let vocabulary: Vocabulary
     private let extractor: ORBExtractor
@@ -32,22 +35,23 @@ public final class Localizer: Sendable {
         guard let vocabulary = map.vocabulary, map.points.count >= 4 else {
             throw LocalizationError.emptyMap(map.metadata.name)
         }
-        let depth = options.candidateDepth ?? max(1, vocabulary.depth - 1)
+        let depth = min(options.candidateDepth ?? max(1, vocabulary.depth - 1), vocabulary.depth)
+        let depths = options.fallbackToCoarserCandidates && depth > 1 ? [depth, depth - 1] : [depth]
         self.init(map: map, options: options, vocabulary: vocabulary,
-                  index: CandidateIndex(map: map, vocabulary: vocabulary, depth: min(depth, vocabulary.depth)),
+                  indexes: depths.map { CandidateIndex(map: map, vocabulary: vocabulary, depth: $0) },
                   viewing: ViewingDirections(map: map), extractor: try ORBExtractor(options: options.orb))
     }
 
-    private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, index: CandidateIndex,
+    private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, indexes: [CandidateIndex],
                  viewing: ViewingDirections, extractor: ORBExtractor) {
         self.map = map; self.options = options; self.vocabulary = vocabulary
-        self.index = index; self.viewing = viewing; self.extractor = extractor
+        self.indexes = indexes; self.viewing = viewing; self.extractor = extractor
         octaveSigma = (0..<max(options.orb.levels, 1)).map { pow(Double(options.orb.scaleFactor), Double($0)) }
     }
 
     /// Another localizer over the same map and index with its own scratch buffers.
     public func makeWorker() throws -> Localizer {
-        Localizer(map: map, options: options, vocabulary: vocabulary, index: index, viewing: viewing,
+        Localizer(map: map, options: options, vocabulary: vocabulary, indexes: indexes, viewing: viewing,
                   extractor: try ORBExtractor(options: options.orb))
     }
 
@@ -97,8 +101,9 @@ public final class Localizer: Sendable {
             evidence = a
             usedPrior = true
         }
-        if evidence == nil {
-            evidence = try globalAttempt(features, keypoints, intrinsics, timings: &timings)
+        for index in indexes where evidence.map({ !accepts($0) }) ?? true {
+            let a = try globalAttempt(features, keypoints, intrinsics, index: index, timings: &timings)
+            if evidence == nil || a.inliers > evidence!.inliers { evidence = a }
         }
         var attempt = evidence
         // Guided passes: the pose predicts where every map point should appear, which
@@ -133,7 +138,7 @@ public final class Localizer: Sendable {
     }
 
     private func globalAttempt(_ features: FeatureSet, _ keypoints: [Keypoint], _ camera: CameraIntrinsics,
-                               timings: inout StageTimings) throws -> Attempt {
+                               index: CandidateIndex, timings: inout StageTimings) throws -> Attempt {
         var watch = Stopwatch()
         let nodes = features.descriptors.withUnsafeBytes { vocabulary.quantize($0, nodeDepth: index.depth).nodes }
         let lists = index.candidates(forNodes: nodes)

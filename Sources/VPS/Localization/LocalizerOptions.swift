@@ -10,6 +10,9 @@ public struct LocalizerOptions: Sendable, Hashable {
     /// one level above the leaves (about 30 candidates per feature on a 30k-point map:
     /// better recall than exact words, still a tiny fraction of the map).
     public var candidateDepth: Int? = nil
+    /// When global matching at `candidateDepth` finds no acceptable pose, try once more one
+    /// level coarser (about 10× the candidates: slower, but only for hard frames).
+    public var fallbackToCoarserCandidates = true
     /// Guided matching by projecting map points with a pose (tracking prior, or the
     /// first estimate in the second pass).
     public var priorSearch = ProjectionSearch(radius: 20, maxCandidatesPerKeypoint: 8)
@@ -32,7 +35,7 @@ public struct LocalizerOptions: Sendable, Hashable {
     /// Robust pose solve.
     public var ransac = RansacOptions(threshold: 4, confidence: 0.999, maxIterations: 1000)
     /// Acceptance: at least this many inliers…
-    public var minInliers = 30
+    public var minInliers = 20
     /// …making up at least this fraction of the tentative matches…
     public var minInlierRatio = 0.15
     /// …with at most this RMS reprojection error (pixels).

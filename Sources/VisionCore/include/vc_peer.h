@@ -1,9 +1,11 @@
 #ifndef VC_PEER_H
 #define VC_PEER_H
 /* The OpenCV peer pipeline that `arcloud bench localize` measures arcloud's localizer
- * against: cv::ORB + brute-force k-NN matching against every map descriptor + ratio test
- * + cv::solvePnPRansac (AP3P) + cv::solvePnPRefineLM. Straightforward on purpose: it is
- * what a careful engineer writes with OpenCV alone. */
+ * against: brute-force k-NN matching (cv::BFMatcher) against every map descriptor + ratio
+ * test + cv::solvePnPRansac (AP3P) + cv::solvePnPRefineLM. Straightforward on purpose: it
+ * is what a careful engineer writes with OpenCV alone. It takes the query's ORB features
+ * from arcloud's extractor, because the map's descriptors come from it (cv::ORB uses
+ * another sampling pattern, so its descriptors cannot match this map). */
 #include <stdint.h>
 #include "vc_common.h"
 #ifdef __cplusplus
@@ -13,7 +15,6 @@ extern "C" {
 typedef struct vc_peer vc_peer;
 
 typedef struct vc_peer_params {
-    int32_t n_features;        /* cv::ORB feature count */
     double ratio;              /* Lowe ratio test */
     double ransac_threshold_px;
     double confidence;
@@ -27,7 +28,7 @@ typedef struct vc_peer_result {
     double t_cw[3];
     int32_t matches;
     int32_t inliers;
-    double extract_ms, match_ms, solve_ms;
+    double match_ms, solve_ms;
 } vc_peer_result;
 
 /* Creates a peer over a map of n points. The peer copies the descriptors (n*32 bytes)
@@ -37,11 +38,11 @@ vc_peer *vc_peer_create(const uint8_t *descriptors, const double *points_xyz, in
                         vc_peer_params params);
 void vc_peer_destroy(vc_peer *peer);
 
-/* Localizes an 8-bit gray image (width x height, row stride in bytes; borrowed for the
- * call) with pinhole intrinsics K = (fx, fy, cx, cy). Writes *out. Not thread-safe per
- * peer: use one peer per thread. */
-vc_status vc_peer_localize(vc_peer *peer, const uint8_t *gray, int32_t width, int32_t height,
-                           int32_t stride, const double K[4], vc_peer_result *out);
+/* Localizes n query features: keypoints_xy (n x,y floats, undistorted pixels) and
+ * descriptors (n*32 bytes), both borrowed for the call, with pinhole intrinsics
+ * K = (fx, fy, cx, cy). Writes *out. Not thread-safe per peer: one peer per thread. */
+vc_status vc_peer_localize(vc_peer *peer, const float *keypoints_xy, const uint8_t *descriptors,
+                           int32_t n, const double K[4], vc_peer_result *out);
 
 #ifdef __cplusplus
 }

@@ -7,10 +7,9 @@
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/core.hpp>
-#include <opencv2/features2d.hpp>
+#include <opencv2/features2d.hpp>  // cv::BFMatcher
 
 struct vc_peer {
-    cv::Ptr<cv::ORB> orb;
     cv::BFMatcher matcher{cv::NORM_HAMMING, false};
     cv::Mat map_descriptors;  // n x 32, CV_8U
     std::vector<cv::Point3f> points;
@@ -25,10 +24,9 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 
 extern "C" vc_peer *vc_peer_create(const uint8_t *descriptors, const double *points_xyz, int32_t n,
                                    vc_peer_params params) {
-    if (!descriptors || !points_xyz || n <= 0 || params.n_features <= 0) return nullptr;
+    if (!descriptors || !points_xyz || n <= 0) return nullptr;
     try {
         auto *p = new vc_peer();
-        p->orb = cv::ORB::create(params.n_features);
         p->map_descriptors = cv::Mat(n, 32, CV_8U, const_cast<uint8_t *>(descriptors)).clone();
         p->points.reserve(n);
         for (int32_t i = 0; i < n; ++i)
@@ -42,19 +40,13 @@ extern "C" vc_peer *vc_peer_create(const uint8_t *descriptors, const double *poi
 
 extern "C" void vc_peer_destroy(vc_peer *peer) { delete peer; }
 
-extern "C" vc_status vc_peer_localize(vc_peer *peer, const uint8_t *gray, int32_t width, int32_t height,
-                                      int32_t stride, const double K[4], vc_peer_result *out) {
-    if (!peer || !gray || !K || !out || width <= 0 || height <= 0 || stride < width) return VC_ERR_INVALID_ARGUMENT;
+extern "C" vc_status vc_peer_localize(vc_peer *peer, const float *keypoints_xy, const uint8_t *descriptors_in,
+                                      int32_t n, const double K[4], vc_peer_result *out) {
+    if (!peer || !K || !out || n < 0 || (n > 0 && (!keypoints_xy || !descriptors_in))) return VC_ERR_INVALID_ARGUMENT;
     *out = vc_peer_result{};
     try {
-        cv::Mat image(height, width, CV_8U, const_cast<uint8_t *>(gray), size_t(stride));
+        const cv::Mat descriptors(n, 32, CV_8U, const_cast<uint8_t *>(descriptors_in));
         auto t0 = std::chrono::steady_clock::now();
-        std::vector<cv::KeyPoint> keypoints;
-        cv::Mat descriptors;
-        peer->orb->detectAndCompute(image, cv::noArray(), keypoints, descriptors);
-        out->extract_ms = ms_since(t0);
-
-        t0 = std::chrono::steady_clock::now();
         std::vector<cv::Point2f> image_points;
         std::vector<cv::Point3f> object_points;
         if (!descriptors.empty()) {
@@ -62,7 +54,8 @@ extern "C" vc_status vc_peer_localize(vc_peer *peer, const uint8_t *gray, int32_
             peer->matcher.knnMatch(descriptors, peer->map_descriptors, knn, 2);
             for (const auto &m : knn) {
                 if (m.size() == 2 && m[0].distance < peer->params.ratio * m[1].distance) {
-                    image_points.push_back(keypoints[m[0].queryIdx].pt);
+                    const int q = m[0].queryIdx;
+                    image_points.emplace_back(keypoints_xy[2 * q], keypoints_xy[2 * q + 1]);
                     object_points.push_back(peer->points[m[0].trainIdx]);
                 }
             }

@@ -13,8 +13,10 @@ struct BenchLocalizeCommand: Command {
           orb only   this project's ORB extraction alone (the floor of any localizer)
           arcloud    this project's localizer, single-shot (vocabulary matching, P3P LO-RANSAC,
                      guided second pass, LM)
-          opencv     cv::ORB + brute-force k-NN against every map descriptor + ratio test +
-                     cv::solvePnPRansac (AP3P) + cv::solvePnPRefineLM
+          opencv     the same ORB extraction, then cv::BFMatcher k-NN against every map
+                     descriptor + ratio test + cv::solvePnPRansac (AP3P) + cv::solvePnPRefineLM
+                     (the map's descriptors come from this project's ORB, whose sampling
+                     pattern differs from cv::ORB's, so the peer extracts with it too)
         and prints success rates, recall at (5 cm, 2°), median errors, frames per second,
         median time per frame, and the ratios. Build in release for meaningful figures:
           swift build -c release && .build/release/arcloud bench localize ...
@@ -46,7 +48,7 @@ struct BenchLocalizeCommand: Command {
         options.orb.featureCount = features
         let localizer = try Localizer(map: map, options: options)
         let peer = try OpenCVPeerLocalizer(descriptors: map.points.descriptors, positions: map.points.positions,
-                                           featureCount: features, ratio: Double(options.globalRatio),
+                                           ratio: Double(options.globalRatio),
                                            threshold: options.ransac.threshold, confidence: options.ransac.confidence,
                                            maxIterations: options.ransac.maxIterations, minInliers: options.minInliers)
         let extractor = try ORBExtractor(options: options.orb)
@@ -64,7 +66,7 @@ struct BenchLocalizeCommand: Command {
             opencv = Row(name: "opencv")
         // Warm up caches and lazy allocations once, outside the measurement.
         _ = try extractor.extract(images[0]); _ = try localizer.localize(image: images[0], intrinsics: session.camera)
-        _ = try peer.localize(images[0], camera: session.camera)
+        _ = try peer.localize(try extractor.extract(images[0]), camera: session.camera)
         for (i, image) in images.enumerated() {
             let (a, _) = try time { _ = try extractor.extract(image); return nil }
             orb.milliseconds.append(a)
@@ -72,7 +74,13 @@ struct BenchLocalizeCommand: Command {
             ours.milliseconds.append(b); ours.poses.append(p)
             let (c, q) = try time { try localizer.localize(encoded: encoded[i], intrinsics: session.camera).pose }
             oursEncoded.milliseconds.append(c); oursEncoded.poses.append(q)
-            let (d, r) = try time { try peer.localize(image, camera: session.camera).pose }
+            let (d, r) = try time {
+                var f = try extractor.extract(image)
+                if !session.camera.distortion.isEmpty {
+                    f = try FeatureSet(keypoints: session.camera.undistort(f.keypoints), descriptors: f.descriptors)
+                }
+                return try peer.localize(f, camera: session.camera).pose
+            }
             opencv.milliseconds.append(d); opencv.poses.append(r)
         }
 

@@ -1,0 +1,77 @@
+import Testing
+import Foundation
+import Geometry
+import VPS
+
+/// The localizer on the shipped map and query sessions (issue 5's acceptance figures).
+@Suite(.serialized) struct ShippedLocalizationTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let map: VPSMap? = try? VPSMap.load(from: root.appendingPathComponent("Maps/gallery.vpsmap").path)
+
+    func run(_ session: String, mode: LocalizationMode) throws -> (RecordedSession, [FrameOutcome]) {
+        let map = try #require(Self.map, "Maps/gallery.vpsmap must load")
+        let dir = Self.root.appendingPathComponent("Datasets/\(session)")
+        let s = try RecordedSession.load(from: dir)
+        let batch = BatchLocalizer(localizer: try Localizer(map: map), mode: mode)
+        return (s, try batch.run(s, in: dir).outcomes)
+    }
+
+    func fractionWithin5cm2deg(_ outcomes: [FrameOutcome]) -> Double {
+        AccuracySummary(outcomes: outcomes, wallSeconds: 1).recall[0].fraction
+    }
+
+    @Test func walkQueryLocalizesSingleShotWithin5cm2deg() throws {
+        let (_, outcomes) = try run("gallery-query-walk", mode: .singleShot)
+        #expect(outcomes.count == 70)
+        let recall = fractionWithin5cm2deg(outcomes)
+        #expect(recall >= 0.95, "single-shot recall at (5 cm, 2°): \(recall)")
+    }
+
+    @Test func hardQueryLocalizesInTrackingModeWithin5cm2deg() throws {
+        let (_, outcomes) = try run("gallery-query-hard", mode: .tracking)
+        let recall = fractionWithin5cm2deg(outcomes)
+        #expect(recall >= 0.95, "tracking recall at (5 cm, 2°): \(recall)")
+    }
+
+    /// Every accepted frame is right: a pose that is accepted but far off would be worse
+    /// for an AR app than no pose.
+    @Test func acceptedPosesAreNeverFarOff() throws {
+        for session in ["gallery-query-walk", "gallery-query-hard"] {
+            let (_, outcomes) = try run(session, mode: .singleShot)
+            let wrong = outcomes.filter { ($0.error?.translation ?? 0) > 0.25 }
+            #expect(wrong.isEmpty, "\(session): \(wrong.map(\.frameId)) accepted more than 25 cm off")
+        }
+    }
+
+    @Test func framesOfAnotherSceneAreRejected() throws {
+        for mode in LocalizationMode.allCases {
+            let (_, outcomes) = try run("other-scene-query", mode: mode)
+            #expect(outcomes.count == 20)
+            let accepted = outcomes.filter { $0.result.isLocalized }
+            #expect(accepted.isEmpty, "\(mode): \(accepted.map(\.frameId)) localized in the wrong map")
+            #expect(outcomes.allSatisfy { $0.result.reason != nil })
+        }
+    }
+
+    @Test func trackingAgreesWithSingleShot() throws {
+        let (_, single) = try run("gallery-query-walk", mode: .singleShot)
+        let (_, tracking) = try run("gallery-query-walk", mode: .tracking)
+        var differences: [Double] = []
+        for (a, b) in zip(single, tracking) {
+            #expect(a.frameId == b.frameId)
+            if let p = a.result.pose, let q = b.result.pose { differences.append(p.error(to: q).translation) }
+        }
+        #expect(differences.count >= 60)
+        #expect(Statistics.median(differences)! < 0.01, "median single-shot/tracking difference \(Statistics.median(differences)!) m")
+        #expect(tracking.contains { $0.result.usedPrior }, "tracking mode never used its prior")
+    }
+
+    @Test func localizedFramesReportASectionOfTheMap() throws {
+        let (_, outcomes) = try run("gallery-query-walk", mode: .singleShot)
+        let sections = Set(Self.map!.scene.sections.map(\.id))
+        for o in outcomes where o.result.isLocalized {
+            #expect(o.result.sectionId.map(sections.contains) == true, "\(o.frameId): section \(o.result.sectionId ?? "nil")")
+        }
+    }
+}
