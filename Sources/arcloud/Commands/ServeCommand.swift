@@ -67,14 +67,11 @@ struct ServeCommand: Command {
         let server = VPSServer(engine: engine, tokens: tokens, configuration: configuration,
                                accessLog: accessLog, version: arcloudVersion)
 
-        // Signals are delivered to the dispatch sources, not the default handlers.
+        // Signals are delivered to the dispatch sources, not the default handlers; SIGINT/
+        // SIGTERM arrive there and are handed over as a stream. The sources exist before the
+        // "listening" line, so a stop sent as soon as that line is read is never lost.
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
-        do { try server.start() } catch { throw CommandFailure("\(error)") }
-        print("arcloud serve: listening on \(server.baseURL) (\(engine.cache.mapIds().count) maps in \(mapsDir))")
-        fflush(nil)
-
-        // SIGINT/SIGTERM arrive on dispatch sources and are handed over as a stream.
         let (signals, signalled) = AsyncStream.makeStream(of: String.self)
         let sources = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { sig, name in
             let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
@@ -82,6 +79,10 @@ struct ServeCommand: Command {
             s.resume()
             return s
         }
+        do { try server.start() } catch { throw CommandFailure("\(error)") }
+        print("arcloud serve: listening on \(server.baseURL) (\(engine.cache.mapIds().count) maps in \(mapsDir))")
+        fflush(nil)
+
         var received = signals.makeAsyncIterator()
         let signalName = await received.next() ?? "signal"
         withExtendedLifetime(sources) {}
