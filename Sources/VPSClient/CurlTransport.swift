@@ -136,6 +136,10 @@ final class CurlTransport: Sendable {
         // the server closing mid-upload can reach us as a reset instead of its answer.
         // Smaller uploads skip that round trip.
         headers.append(request.bodySize >= Self.expectContinueThreshold ? "Expect: 100-continue" : "Expect:")
+        // curl sends the body anyway after 1 s without an answer: a busy or starved server
+        // would then see the upload it refuses. libmicrohttpd answers every Expect (100 or
+        // the refusal), so waiting longer costs nothing.
+        _ = ccurl_setopt_long(h, CURLOPT_EXPECT_100_TIMEOUT_MS, min(requestTimeoutMs, 10_000))
         switch request.body {
         case .none:
             if request.method == "GET" {
