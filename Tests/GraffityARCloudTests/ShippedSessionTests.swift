@@ -17,10 +17,13 @@ struct ShippedSessionTests {
         var states: [GraffityARCloud.State]
     }
 
+    /// The request timeout is real time and far above a localization's (0.6 s at most for the
+    /// first, which loads the map, on a loaded debug build): a timeout would be retried and
+    /// shift the virtual-clock run, so HTTP and embedded runs would differ for no fault.
     static func configuration(server: URL? = nil, token: String? = nil) -> GraffityARCloud.Configuration {
         .init(mapId: ShippedData.mapId, serverURL: server, accessToken: token,
               embeddedMapURL: server == nil ? ShippedData.mapURL : nil, vpsRequestInterval: .seconds(1),
-              clock: .virtual, jitterSeed: 1)
+              requestTimeout: .seconds(120), clock: .virtual, jitterSeed: 1)
     }
 
     static func run(_ configuration: GraffityARCloud.Configuration) async throws -> Run {
