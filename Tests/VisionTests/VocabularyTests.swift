@@ -1,23 +1,10 @@
 import Testing
 import Vision
 
-/// Deterministic pseudo-random bytes (SplitMix64) so tests need no global RNG.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// `centres` random descriptors, and `perCentre` variants of each with `flips` random bits flipped.
 func clusteredDescriptors(centres: Int, perCentre: Int, flips: Int, seed: UInt64)
     -> (centres: [[UInt8]], variants: [[UInt8]], labels: [Int]) {
-    var rng = SplitMix64(seed: seed)
+    var rng = SplitMix(seed: seed)
     let cs = (0..<centres).map { _ in (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) } }
     var variants: [[UInt8]] = [], labels: [Int] = []
     for (i, c) in cs.enumerated() {
@@ -29,7 +16,7 @@ func clusteredDescriptors(centres: Int, perCentre: Int, flips: Int, seed: UInt64
     return (cs, variants, labels)
 }
 
-func flipBits(_ d: [UInt8], count: Int, using rng: inout SplitMix64) -> [UInt8] {
+func flipBits(_ d: [UInt8], count: Int, using rng: inout SplitMix) -> [UInt8] {
     var v = d
     for bit in (0..<256).shuffled(using: &rng).prefix(count) { v[bit / 8] ^= UInt8(1 << (bit % 8)) }
     return v
@@ -49,7 +36,7 @@ struct VocabularyTests {
         }
         #expect(Set(words).count == 8)
         // Unseen variants of a centre land in that centre's word.
-        var rng = SplitMix64(seed: 99)
+        var rng = SplitMix(seed: 99)
         for (i, c) in data.centres.enumerated() {
             let fresh = flipBits(c, count: 12, using: &rng)
             let expected = words[data.labels.firstIndex(of: i)!]
@@ -87,7 +74,7 @@ struct VocabularyTests {
         #expect(copy.serialized() == bytes)
         #expect(copy.wordCount == vocab.wordCount && copy.nodeCount == vocab.nodeCount)
         #expect(copy.parameters == vocab.parameters)
-        var rng = SplitMix64(seed: 5)
+        var rng = SplitMix(seed: 5)
         let queries = (0..<32 * 500).map { _ in UInt8.random(in: 0...255, using: &rng) }
         #expect(copy.words(for: queries) == vocab.words(for: queries))
     }
@@ -104,7 +91,7 @@ struct VocabularyTests {
         let header = 8 + 4 + 12 + 8 + 4 + 4
         for i in 0..<4 { cycle[header + i] = 0 }
         #expect(throws: VocabularyError.corrupt) { try Vocabulary(serialized: cycle) }
-        var rng = SplitMix64(seed: 8)
+        var rng = SplitMix(seed: 8)
         #expect(throws: VocabularyError.corrupt) {
             try Vocabulary(serialized: (0..<bytes.count).map { _ in UInt8.random(in: 0...255, using: &rng) })
         }

@@ -3,18 +3,9 @@ import Geometry
 import VPS
 import Vision
 
-/// Deterministic pseudo-random numbers (SplitMix64) for synthetic maps.
-struct TestRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// Deterministic pseudo-random numbers for synthetic maps: the generator the synthetic
+/// datasets use (SplitMix64).
+typealias TestRNG = SeededRandom
 
 /// Two rooms side by side along x, a graffiti, a link and a two-node navigation graph.
 func sampleScene() -> SceneContent {
