@@ -26,12 +26,17 @@ public struct ProjectionSearch: Sendable, Hashable {
     /// Candidate lists, one per keypoint. `worldPoints` holds x,y,z triples;
     /// `keypoints` are undistorted pixel positions; `viewingDirections`, when not empty,
     /// holds a unit x,y,z direction per point (from the cameras that mapped it towards it).
+    /// `subset`, when given, lists the only points to project (a local map); candidates
+    /// index `worldPoints` either way.
     public func candidates(prior: CameraFromWorld, camera: CameraIntrinsics, worldPoints: [Double],
-                           viewingDirections: [Float] = [],
+                           viewingDirections: [Float] = [], subset: [Int32]? = nil,
                            keypoints: [Keypoint]) throws(VisionError) -> CandidateLists {
         guard viewingDirections.isEmpty || viewingDirections.count == worldPoints.count else {
             throw VisionError(.invalidArgument,
                               "\(viewingDirections.count / 3) viewing directions for \(worldPoints.count / 3) points")
+        }
+        if let subset, subset.isEmpty {
+            return CandidateLists(offsets: [Int32](repeating: 0, count: keypoints.count + 1), indices: [])!
         }
         var cam = vc_pinhole(fx: camera.fx, fy: camera.fy, cx: camera.cx, cy: camera.cy)
         let r = prior.rotation.rowMajor
@@ -46,17 +51,20 @@ public struct ProjectionSearch: Sendable, Hashable {
         var indices = [Int32](repeating: 0, count: capacity)
         var written: Int32 = 0
         let status = worldPoints.withUnsafeBufferPointer { p in
-          viewingDirections.withUnsafeBufferPointer { n in
-            xy.withUnsafeBufferPointer { k in
+          (subset ?? []).withUnsafeBufferPointer { sub in
+            viewingDirections.withUnsafeBufferPointer { n in
+              xy.withUnsafeBufferPointer { k in
                 offsets.withUnsafeMutableBufferPointer { o in
-                    indices.withUnsafeMutableBufferPointer { c in
-                        vc_projection_search(&cam, r, t, p.baseAddress, n.isEmpty ? nil : n.baseAddress,
-                                             Int32(worldPoints.count / 3),
-                                             k.baseAddress, Int32(keypoints.count),
-                                             Int32(camera.width), Int32(camera.height), &opts,
-                                             o.baseAddress, c.baseAddress, Int32(capacity), &written)
-                    }
+                  indices.withUnsafeMutableBufferPointer { c in
+                    vc_projection_search(&cam, r, t, p.baseAddress, n.isEmpty ? nil : n.baseAddress,
+                                         Int32(worldPoints.count / 3), subset == nil ? nil : sub.baseAddress,
+                                         Int32(clamping: sub.count),
+                                         k.baseAddress, Int32(keypoints.count),
+                                         Int32(camera.width), Int32(camera.height), &opts,
+                                         o.baseAddress, c.baseAddress, Int32(capacity), &written)
+                  }
                 }
+              }
             }
           }
         }

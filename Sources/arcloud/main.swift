@@ -1,4 +1,5 @@
 import Foundation
+import Vision
 
 /// Entry point: finds the longest command name that prefixes the arguments
 /// (`map build` before `map`), handles `--help` / `--version`, and maps errors to exit codes:
@@ -58,6 +59,11 @@ guard let (command, used) = match else {
 }
 let rest = Array(argv.dropFirst(used))
 if rest.contains("--help") || rest.contains("-h") { print(command.help); exit(0) }
+
+// Every command that works on images already spreads frames, keyframes or requests over
+// the cores; OpenCV's own worker pool inside each call would only wait and contend, and
+// `bench` figures say "1 thread", which must be true.
+openCVThreads = 1
 
 do {
     let parsed = try Arguments(rest, options: command.options, switches: command.switches)

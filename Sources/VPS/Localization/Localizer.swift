@@ -5,10 +5,12 @@ import Vision
 /// Finds where a camera is in a map from one image.
 ///
 /// Pipeline per frame: decode → ORB → 2D–3D candidates (vocabulary nodes in single-shot
-/// mode, or projection of map points with a pose prior in tracking mode) → Hamming
-/// matching with a ratio test → Lambda Twist P3P in LO-RANSAC → a second, guided pass
-/// that projects the map with the first pose to gather more matches → robust LM → accept
-/// or reject by inlier count, inlier ratio and reprojection error.
+/// mode, or projection of the local map with a pose prior in tracking mode) → Hamming
+/// matching with a ratio test → Lambda Twist P3P in LO-RANSAC → a guided pass that
+/// projects the local map with the first pose to gather more matches → robust LM → accept
+/// or reject by inlier count, inlier ratio and reprojection error. A first pose with too
+/// few inliers (blur, dim light) may still be grown by the guided pass, under stricter
+/// checks (`WeakSeedOptions`).
 ///
 /// Matching goes straight from image features to map points through the vocabulary
 /// (as in Sattler et al.'s Active Search) instead of first retrieving keyframes: it skips
@@ -25,6 +27,7 @@ public final class Localizer: Sendable {
     /// under blur and lighting change, more Hamming distances).
     private let indexes: [CandidateIndex]
     private let viewing: ViewingDirections
+    private let localMap: LocalMap
     private let vocabulary: Vocabulary
     private let extractor: ORBExtractor
     /// Keypoint position noise per pyramid level, relative to level 0.
@@ -39,20 +42,21 @@ public final class Localizer: Sendable {
         let depths = options.fallbackToCoarserCandidates && depth > 1 ? [depth, depth - 1] : [depth]
         self.init(map: map, options: options, vocabulary: vocabulary,
                   indexes: depths.map { CandidateIndex(map: map, vocabulary: vocabulary, depth: $0) },
-                  viewing: ViewingDirections(map: map), extractor: try ORBExtractor(options: options.orb))
+                  viewing: ViewingDirections(map: map), localMap: LocalMap(map: map),
+                  extractor: try ORBExtractor(options: options.orb))
     }
 
     private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, indexes: [CandidateIndex],
-                 viewing: ViewingDirections, extractor: ORBExtractor) {
+                 viewing: ViewingDirections, localMap: LocalMap, extractor: ORBExtractor) {
         self.map = map; self.options = options; self.vocabulary = vocabulary
-        self.indexes = indexes; self.viewing = viewing; self.extractor = extractor
+        self.indexes = indexes; self.viewing = viewing; self.localMap = localMap; self.extractor = extractor
         octaveSigma = (0..<max(options.orb.levels, 1)).map { pow(Double(options.orb.scaleFactor), Double($0)) }
     }
 
     /// Another localizer over the same map and index with its own scratch buffers.
     public func makeWorker() throws -> Localizer {
         Localizer(map: map, options: options, vocabulary: vocabulary, indexes: indexes, viewing: viewing,
-                  extractor: try ORBExtractor(options: options.orb))
+                  localMap: localMap, extractor: try ORBExtractor(options: options.orb))
     }
 
     /// Localizes an encoded image (JPEG or PNG).
@@ -96,7 +100,9 @@ public final class Localizer: Sendable {
         var evidence: Attempt?
         var usedPrior = false
         if let prior, let a = try guidedAttempt(features, keypoints, intrinsics, around: CameraFromWorld(prior),
-                                                search: options.priorSearch, timings: &timings),
+                                                search: options.priorSearch,
+                                                localPoints: localPoints(around: prior, inliersOf: nil),
+                                                timings: &timings),
            accepts(a), let e = a.estimate, agrees(e.pose, with: prior) {
             evidence = a
             usedPrior = true
@@ -106,26 +112,31 @@ public final class Localizer: Sendable {
             if evidence == nil || a.inliers > evidence!.inliers { evidence = a }
         }
         var attempt = evidence
-        // Guided passes: the pose predicts where every map point should appear, which
+        var unconfirmed: String?
+        // Guided passes: the pose predicts where each local-map point should appear, which
         // finds matches the first search missed (often the near, most informative ones)
-        // and tightens the pose; the radius shrinks as the pose improves. A pass counts
-        // only while the evidence's own inliers still agree with its pose.
-        if let ev = evidence, accepts(ev) {
+        // and tightens the pose. A pass counts only while the evidence's own inliers still
+        // agree with its pose; a weak seed's result must still be confirmed.
+        if let ev = evidence, accepts(ev) || isWeakSeed(ev) {
             var best = ev
             var inner = StageTimings()
+            var watch = Stopwatch()
+            let local = localPoints(around: ev.estimate!.pose, inliersOf: ev)
+            inner.retrieve += watch.lap()
             for search in options.refineSearches {
                 guard let next = try guidedAttempt(features, keypoints, intrinsics, around: best.estimate!.cameraFromWorld,
-                                                   search: search, timings: &inner),
+                                                   search: search, localPoints: local, timings: &inner),
                       let e = next.estimate, next.inliers >= best.inliers,
                       supportFraction(of: ev, under: e.cameraFromWorld, keypoints, intrinsics) >= options.minEvidenceSupport
                 else { break }
                 best = next
             }
             attempt = best
+            if !accepts(ev) { unconfirmed = confirmationProblem(grownFrom: ev, best, keypoints, intrinsics) }
             timings.refine = inner.retrieve + inner.match + inner.solve
         }
         timings.total = timings.extract + timings.retrieve + timings.match + timings.solve + timings.refine
-        return decide(attempt, usedPrior: usedPrior, timings: timings)
+        return decide(attempt, usedPrior: usedPrior, unconfirmed: unconfirmed, timings: timings)
     }
 
     // MARK: - Stages
@@ -152,11 +163,11 @@ public final class Localizer: Sendable {
     }
 
     private func guidedAttempt(_ features: FeatureSet, _ keypoints: [Keypoint], _ camera: CameraIntrinsics,
-                               around pose: CameraFromWorld, search: ProjectionSearch,
+                               around pose: CameraFromWorld, search: ProjectionSearch, localPoints: [Int32],
                                timings: inout StageTimings) throws -> Attempt? {
         var watch = Stopwatch()
         let lists = try search.candidates(prior: pose, camera: camera, worldPoints: map.points.positions,
-                                          viewingDirections: viewing.xyz, keypoints: keypoints)
+                                          viewingDirections: viewing.xyz, subset: localPoints, keypoints: keypoints)
         timings.retrieve += watch.lap()
         let matcher = DescriptorMatcher(ratio: options.guidedRatio, maxDistance: options.guidedMaxDistance)
         let matches = try matcher.match(query: features.descriptors, train: map.points.descriptors, candidates: lists)
@@ -165,6 +176,15 @@ public final class Localizer: Sendable {
         let attempt = solve(matches, keypoints, camera)
         timings.solve += watch.lap()
         return attempt
+    }
+
+    /// The local map around `pose` (and the keyframes that see `attempt`'s inliers).
+    private func localPoints(around pose: Pose, inliersOf attempt: Attempt?) -> [Int32] {
+        var inlierPoints: [Int] = []
+        if let a = attempt, let e = a.estimate {
+            for (m, ok) in zip(a.matches, e.inliers) where ok { inlierPoints.append(m.train) }
+        }
+        return localMap.points(observedBy: localMap.keyframes(around: pose, inlierPoints: inlierPoints), in: map)
     }
 
     /// Robust pose from `matches`. A pose whose inliers include points it could not
@@ -198,6 +218,61 @@ public final class Localizer: Sendable {
     }
 
     private func accepts(_ a: Attempt) -> Bool { rejection(a) == nil }
+
+    /// A pose with too few inliers to accept, but enough to grow by guided matching.
+    private func isWeakSeed(_ a: Attempt) -> Bool {
+        guard let e = a.estimate else { return false }
+        return e.inlierCount >= options.weakSeed.minInliers && e.rmsError <= options.maxReprojectionError
+    }
+
+    /// Why a pose grown from a weak seed is not confirmed, or nil when it is: it must pass
+    /// a stricter acceptance and explain every part of the image the map says it shows.
+    private func confirmationProblem(grownFrom seed: Attempt, _ grown: Attempt, _ keypoints: [Keypoint],
+                                     _ camera: CameraIntrinsics) -> String? {
+        let weak = "weak seed (\(seed.inliers) inliers)"
+        let spread = ImageCoverage.spread(of: inlierPixels(seed, keypoints), width: camera.width, height: camera.height)
+        if spread < options.weakSeed.minSpread {
+            return String(format: "%@ covers %.0f %% of the image, below %.0f %%", weak, 100 * spread,
+                          100 * options.weakSeed.minSpread)
+        }
+        guard let e = grown.estimate, grown.inliers >= options.weakSeed.minGrownInliers else {
+            return "\(weak) grew to \(grown.inliers) < \(options.weakSeed.minGrownInliers) inliers"
+        }
+        let ratio = Double(e.inlierCount) / Double(max(grown.matches.count, 1))
+        if ratio < options.weakSeed.minGrownInlierRatio {
+            return String(format: "%@ grew to inlier ratio %.2f below %.2f", weak, ratio, options.weakSeed.minGrownInlierRatio)
+        }
+        let centre = e.pose.center
+        let nearest = map.keyframes.lazy.map { length($0.pose.translation - centre) }.min() ?? .infinity
+        if nearest > options.weakSeed.maxDistanceToKeyframes {
+            return String(format: "%@ grew to a pose %.1f m from the nearest mapping keyframe", weak, nearest)
+        }
+        let counts = coverage(of: grown, keypoints, camera)
+        if !options.weakSeed.coverage.accepts(counts) {
+            return "\(weak) grew to a pose that explains \(counts.explained) of \(counts.expected) image regions"
+        }
+        return nil
+    }
+
+    private func inlierPixels(_ a: Attempt, _ keypoints: [Keypoint]) -> [SIMD2<Double>] {
+        guard let e = a.estimate else { return [] }
+        return zip(a.matches, e.inliers).filter(\.1).map { keypoints[$0.0.query].position }
+    }
+
+    /// Image regions where `a`'s pose predicts visible map points, and those holding inliers.
+    private func coverage(of a: Attempt, _ keypoints: [Keypoint], _ camera: CameraIntrinsics) -> ImageCoverage.Counts {
+        let e = a.estimate!
+        let pose = e.cameraFromWorld, centre = e.pose.center
+        let minCos = cos(options.maxViewingAngle * .pi / 180)
+        let predicted = (0..<map.points.count).lazy.compactMap { i -> SIMD2<Double>? in
+            let w = self.map.points.position(i)
+            let c = pose.apply(w)
+            guard c.z > 0.05, self.viewing.isPlausible(point: i, at: w, from: centre, minCos: minCos) else { return nil }
+            return camera.project(c)
+        }
+        return options.weakSeed.coverage.counts(predicted: predicted, inliers: inlierPixels(a, keypoints),
+                                                width: camera.width, height: camera.height)
+    }
 
     /// Whether a pose found around a tracking prior stays within the prior's tolerance.
     private func agrees(_ pose: Pose, with prior: Pose) -> Bool {
@@ -238,9 +313,9 @@ public final class Localizer: Sendable {
         return nil
     }
 
-    private func decide(_ a: Attempt?, usedPrior: Bool, timings: StageTimings) -> LocalizationResult {
+    private func decide(_ a: Attempt?, usedPrior: Bool, unconfirmed: String?, timings: StageTimings) -> LocalizationResult {
         let matches = a?.matches.count ?? 0
-        if let why = rejection(a) {
+        if let why = rejection(a) ?? unconfirmed {
             return LocalizationResult(status: .rejected, inliers: a?.inliers ?? 0, matches: matches,
                                       reprojectionError: a?.estimate?.rmsError ?? 0, reason: why,
                                       usedPrior: usedPrior, timings: timings)

@@ -9,6 +9,7 @@
  * - Matrices are row-major doubles; a pose "R_cw, t_cw" maps world (map) points into the
  *   camera frame: X_cam = R_cw * X_world + t_cw (OpenCV camera: x right, y down, z forward).
  */
+#include <stdint.h>
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,6 +36,11 @@ typedef struct vc_pinhole {
 
 /* Version string of the linked OpenCV (static storage; do not free). */
 const char *vc_opencv_version(void);
+
+/* Threads OpenCV may use inside one call (cv::setNumThreads; process-wide). 1 keeps each
+ * call on its calling thread, for callers that already run one frame per core. */
+void vc_set_opencv_threads(int32_t threads);
+int32_t vc_opencv_threads(void);
 
 /* A human-readable detail for the last failing call on this thread (thread-local storage,
  * valid until the next VisionCore call on this thread; do not free). Empty when none. */

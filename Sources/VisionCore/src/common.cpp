@@ -11,4 +11,8 @@ void clear_last_error() { last_error.clear(); }
 }  // namespace vc
 
 extern "C" const char *vc_opencv_version(void) { return CV_VERSION; }
+
+extern "C" void vc_set_opencv_threads(int32_t threads) { cv::setNumThreads(threads < 1 ? 1 : threads); }
+
+extern "C" int32_t vc_opencv_threads(void) { return cv::getNumThreads(); }
 extern "C" const char *vc_last_error_message(void) { return vc::last_error.c_str(); }

@@ -24,7 +24,8 @@ thread_local Scratch scratch;
 }  // namespace
 
 extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double *R, const double *t,
-                                          const double *pts, const float *normals, int32_t n_points, const float *kps,
+                                          const double *pts, const float *normals, int32_t n_points,
+                                          const int32_t *subset, int32_t n_subset, const float *kps,
                                           int32_t n_kp, int32_t width, int32_t height,
                                           const vc_projection_search_options *o, int32_t *offsets,
                                           int32_t *candidates, int32_t capacity, int32_t *count) {
@@ -32,6 +33,9 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
         height <= 0 || !(o->radius_px > 0) || o->max_per_keypoint <= 0 || capacity < 0)
         return VC_ERR_INVALID_ARGUMENT;
     if ((n_points > 0 && !pts) || (n_kp > 0 && !kps) || (capacity > 0 && !candidates)) return VC_ERR_INVALID_ARGUMENT;
+    if (subset && n_subset < 0) return VC_ERR_INVALID_ARGUMENT;
+    for (int32_t s = 0; subset && s < n_subset; ++s)
+        if (subset[s] < 0 || subset[s] >= n_points) return VC_ERR_INVALID_ARGUMENT;
     try {
         // Bucket keypoints into a grid of radius-sized cells: a projected point only
         // visits the 3x3 cells around it.
@@ -61,7 +65,9 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
         const double cxw = -(R[0] * t[0] + R[3] * t[1] + R[6] * t[2]);
         const double cyw = -(R[1] * t[0] + R[4] * t[1] + R[7] * t[2]);
         const double czw = -(R[2] * t[0] + R[5] * t[1] + R[8] * t[2]);
-        for (int32_t i = 0; i < n_points; ++i) {
+        const int32_t n_search = subset ? n_subset : n_points;
+        for (int32_t s = 0; s < n_search; ++s) {
+            const int32_t i = subset ? subset[s] : s;
             const double X = pts[3 * i], Y = pts[3 * i + 1], Z = pts[3 * i + 2];
             const double z = R[6] * X + R[7] * Y + R[8] * Z + t[2];
             if (z < o->min_depth || z > o->max_depth) continue;

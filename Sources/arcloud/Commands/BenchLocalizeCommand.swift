@@ -9,10 +9,11 @@ struct BenchLocalizeCommand: Command {
     static let help = """
         USAGE: arcloud bench localize --map <file.vpsmap> <session dir> [--frames N] [--features N]
 
-        Runs, in one process on the same decoded frames and map, one thread each:
+        Runs, in one process on the same decoded frames and map, one thread each (OpenCV's own
+        thread pool is set to one thread too):
           orb only   this project's ORB extraction alone (the floor of any localizer)
           arcloud    this project's localizer, single-shot (vocabulary matching, P3P LO-RANSAC,
-                     guided second pass, LM)
+                     guided pass over the local map, LM)
           opencv     the same ORB extraction, then cv::BFMatcher k-NN against every map
                      descriptor + ratio test + cv::solvePnPRansac (AP3P) + cv::solvePnPRefineLM
                      (the map's descriptors come from this project's ORB, whose sampling

@@ -1,0 +1,76 @@
+import Foundation
+import Geometry
+
+/// The part of the map a camera near a pose can see, for guided matching (ORB-SLAM's
+/// local map): the points observed by the keyframes that observe the pose's inliers, and
+/// by the keyframes taken near the pose looking the same way.
+///
+/// Projecting these instead of every map point costs a fraction of the time, and leaves
+/// out points that would project into the image from behind walls (the projection knows
+/// no occlusion), which are look-alikes for guided matching.
+struct LocalMap: Sendable {
+    /// Keyframes voted for by the most inliers, at most this many.
+    var maxVotedKeyframes = 10
+    /// Keyframes whose camera lies within this distance (metres) of the pose…
+    var nearbyRadius = 2.5
+    /// …and whose optical axis is within this angle (degrees) of the pose's.
+    var nearbyMaxAxisAngle = 60.0
+
+    /// Point → keyframes observing it (CSR).
+    private let keyframeOffsets: [Int32]
+    private let keyframesOfPoint: [Int32]
+    private let centres: [SIMD3<Double>]
+    private let axes: [SIMD3<Double>]
+    private let pointCount: Int
+
+    init(map: VPSMap) {
+        pointCount = map.points.count
+        var offsets = [Int32](repeating: 0, count: pointCount + 1)
+        for o in map.observations { offsets[Int(o.point) + 1] += 1 }
+        for i in 0..<pointCount { offsets[i + 1] += offsets[i] }
+        var fill = Array(offsets.dropLast())
+        var keyframes = [Int32](repeating: 0, count: map.observations.count)
+        for o in map.observations {
+            keyframes[Int(fill[Int(o.point)])] = Int32(o.keyframe)
+            fill[Int(o.point)] += 1
+        }
+        keyframeOffsets = offsets
+        keyframesOfPoint = keyframes
+        centres = map.keyframes.map(\.pose.center)
+        axes = map.keyframes.map { $0.pose.rotation.rotate(SIMD3(0, 0, 1)) }
+    }
+
+    /// The keyframes of the local map around `pose` (`T_map_camera`) with inliers on `inlierPoints`.
+    func keyframes(around pose: Pose, inlierPoints: some Sequence<Int>) -> [Int] {
+        var votes = [Int32](repeating: 0, count: centres.count)
+        for p in inlierPoints where p >= 0 && p < pointCount {
+            for j in Int(keyframeOffsets[p])..<Int(keyframeOffsets[p + 1]) { votes[Int(keyframesOfPoint[j])] += 1 }
+        }
+        var chosen = Array(votes.indices.filter { votes[$0] > 0 }
+            .sorted { (votes[$0], $1) > (votes[$1], $0) }.prefix(maxVotedKeyframes))
+        let centre = pose.center, axis = pose.rotation.rotate(SIMD3(0, 0, 1))
+        let minCos = cos(nearbyMaxAxisAngle * .pi / 180)
+        for k in centres.indices where !chosen.contains(k) {
+            let d = centres[k] - centre
+            if (d * d).sum() <= nearbyRadius * nearbyRadius, (axes[k] * axis).sum() >= minCos { chosen.append(k) }
+        }
+        return chosen
+    }
+
+    /// The points observed by `keyframes`, each once, in ascending order (the order they
+    /// lie in memory).
+    func points(observedBy keyframes: [Int], in map: VPSMap) -> [Int32] {
+        var seen = [Bool](repeating: false, count: pointCount)
+        var count = 0
+        for k in keyframes {
+            for o in map.observations(inKeyframe: k) where !seen[Int(o.point)] {
+                seen[Int(o.point)] = true
+                count += 1
+            }
+        }
+        var points: [Int32] = []
+        points.reserveCapacity(count)
+        for (i, s) in seen.enumerated() where s { points.append(Int32(i)) }
+        return points
+    }
+}

@@ -1,0 +1,71 @@
+import Testing
+@testable import VPS
+
+/// The whole-image check that confirms poses grown from weak seeds.
+@Suite struct ImageCoverageTests {
+    let coverage = ImageCoverage()
+    /// `n` points spread over the cell at column `c`, row `r` of a 640×480 image (4×4 grid).
+    func points(inCell c: Int, _ r: Int, count n: Int) -> [SIMD2<Double>] {
+        (0..<n).map { i in SIMD2(Double(c) * 160 + 10 + Double(i % 10) * 14, Double(r) * 120 + 10 + Double((i / 10) % 10) * 10) }
+    }
+    var everyCell: [(Int, Int)] { (0..<4).flatMap { c in (0..<4).map { r in (c, r) } } }
+
+    @Test func inliersInEveryPredictedRegionPass() {
+        let predicted = everyCell.flatMap { points(inCell: $0.0, $0.1, count: 30) }
+        let inliers = everyCell.flatMap { points(inCell: $0.0, $0.1, count: 2) }
+        let counts = coverage.counts(predicted: predicted, inliers: inliers, width: 640, height: 480)
+        #expect(counts == ImageCoverage.Counts(expected: 16, explained: 16))
+        #expect(coverage.accepts(counts))
+    }
+
+    @Test func inliersOnOneObjectFail() {
+        // The map predicts structure everywhere; all inliers sit on one poster (four cells).
+        let predicted = everyCell.flatMap { points(inCell: $0.0, $0.1, count: 30) }
+        let inliers = [(1, 1), (2, 1), (1, 2), (2, 2)].flatMap { points(inCell: $0.0, $0.1, count: 40) }
+        let counts = coverage.counts(predicted: predicted, inliers: inliers, width: 640, height: 480)
+        #expect(counts == ImageCoverage.Counts(expected: 16, explained: 4))
+        #expect(!coverage.accepts(counts))
+    }
+
+    @Test func oneMissTolerantPerTenRegions() {
+        let predicted = everyCell.flatMap { points(inCell: $0.0, $0.1, count: 30) }
+        let all = everyCell.map { points(inCell: $0.0, $0.1, count: 3) }
+        #expect(coverage.accepts(coverage.counts(predicted: predicted, inliers: all.dropFirst().joined(), width: 640, height: 480)))
+        #expect(!coverage.accepts(coverage.counts(predicted: predicted, inliers: all.dropFirst(2).joined(), width: 640, height: 480)))
+    }
+
+    @Test func sparselyPredictedRegionsAreNotExpected() {
+        // Cells with fewer than 8 predicted points, or under 2 % of all predicted points,
+        // need no inliers (blank walls, stragglers); points outside the image are ignored;
+        // with nothing predicted at all, nothing is confirmed.
+        let outside = [SIMD2(-5.0, 10), SIMD2(700, 10)]
+        let sparse = points(inCell: 0, 0, count: 30) + points(inCell: 3, 3, count: 7) + outside
+        let counts = coverage.counts(predicted: sparse, inliers: points(inCell: 0, 0, count: 2), width: 640, height: 480)
+        #expect(counts == ImageCoverage.Counts(expected: 1, explained: 1))
+        let dense = points(inCell: 0, 0, count: 300) + points(inCell: 1, 0, count: 300) + points(inCell: 3, 3, count: 3)
+        #expect(coverage.counts(predicted: dense + points(inCell: 2, 0, count: 9), inliers: [], width: 640, height: 480).expected == 2)
+        #expect(coverage.counts(predicted: dense + points(inCell: 2, 0, count: 14), inliers: [], width: 640, height: 480).expected == 3)
+        #expect(!coverage.accepts(coverage.counts(predicted: [], inliers: [], width: 640, height: 480)))
+    }
+
+    @Test func spreadIsTheShareOfTheImageBetweenPercentiles() {
+        // A 10×10 lattice with 40 px steps on a 640×480 image: of its 100 sorted x (or y)
+        // values, the 10th percentile is the first column's and the 90th the ninth's, so
+        // the box is 320×320 px.
+        let lattice: [SIMD2<Double>] = (0..<100).map { (i: Int) -> SIMD2<Double> in
+            let x: Int = (i % 10) * 40, y: Int = (i / 10) * 40
+            return SIMD2(Double(x), Double(y))
+        }
+        let spread = ImageCoverage.spread(of: lattice, width: 640, height: 480)
+        let expected: Double = 320.0 * 320.0 / (640.0 * 480.0)
+        #expect(abs(spread - expected) < 1e-9)
+        // Points on one small poster, plus a stray outlier, span almost nothing.
+        var poster: [SIMD2<Double>] = (0..<20).map { (i: Int) -> SIMD2<Double> in
+            let x: Int = 300 + (i % 5) * 4, y: Int = 200 + (i / 5) * 4
+            return SIMD2(Double(x), Double(y))
+        }
+        poster.append(SIMD2(600, 20))
+        #expect(ImageCoverage.spread(of: poster, width: 640, height: 480) < 0.001)
+        #expect(ImageCoverage.spread(of: [SIMD2(1.0, 1)], width: 640, height: 480) == 0)
+    }
+}
