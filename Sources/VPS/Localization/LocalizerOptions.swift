@@ -14,7 +14,7 @@ public struct LocalizerOptions: Sendable, Hashable {
     /// level coarser (about 10× the candidates: slower, but only for hard frames).
     public var fallbackToCoarserCandidates = true
     /// Guided matching by projecting map points with a pose (tracking prior, or the
-    /// first estimate in the second pass).
+    /// first estimate in the guided pass), over the local map.
     public var priorSearch = ProjectionSearch(radius: 20, maxCandidatesPerKeypoint: 8)
     /// Guided passes after the first pose, widest first. One pass over the local map
     /// finds as many good poses as two (radius 16 then 6) did, in less time.

@@ -2,7 +2,7 @@
 #define VC_PROJECTION_SEARCH_H
 /* Guided 2D–3D candidate search: project map points with a pose prior and, for every
  * keypoint, list the map points that land within a radius of it. The localizer feeds
- * these lists to vc_match_guided (tracking mode, and the second pass of single-shot). */
+ * these lists to vc_match_guided (tracking mode, and the guided pass of single-shot). */
 #include <stdint.h>
 #include "vc_common.h"
 #ifdef __cplusplus
