@@ -102,7 +102,7 @@ public final class Localizer: Sendable {
         if let prior, let a = try guidedAttempt(features, keypoints, intrinsics, around: CameraFromWorld(prior),
                                                 search: options.priorSearch,
                                                 localPoints: localPoints(around: prior, inliersOf: nil),
-                                                timings: &timings),
+                                                timings: &timings).attempt,
            accepts(a), let e = a.estimate, agrees(e.pose, with: prior) {
             evidence = a
             usedPrior = true
@@ -121,12 +121,18 @@ public final class Localizer: Sendable {
             var best = ev
             var inner = StageTimings()
             var watch = Stopwatch()
-            let local = localPoints(around: ev.estimate!.pose, inliersOf: ev)
+            var points = localPoints(around: ev.estimate!.pose, inliersOf: ev)
             inner.retrieve += watch.lap()
-            for search in options.refineSearches {
-                guard let next = try guidedAttempt(features, keypoints, intrinsics, around: best.estimate!.cameraFromWorld,
-                                                   search: search, localPoints: local, timings: &inner),
-                      let e = next.estimate, next.inliers >= best.inliers,
+            for (pass, search) in options.refineSearches.enumerated() {
+                let (found, candidates) = try guidedAttempt(features, keypoints, intrinsics,
+                                                            around: best.estimate!.cameraFromWorld, search: search,
+                                                            localPoints: points, timings: &inner)
+                if pass + 1 < options.refineSearches.count {
+                    watch = Stopwatch()
+                    points = distinctPoints(candidates)
+                    inner.retrieve += watch.lap()
+                }
+                guard let next = found, let e = next.estimate, next.inliers >= best.inliers,
                       supportFraction(of: ev, under: e.cameraFromWorld, keypoints, intrinsics) >= options.minEvidenceSupport
                 else { break }
                 best = next
@@ -164,7 +170,7 @@ public final class Localizer: Sendable {
 
     private func guidedAttempt(_ features: FeatureSet, _ keypoints: [Keypoint], _ camera: CameraIntrinsics,
                                around pose: CameraFromWorld, search: ProjectionSearch, localPoints: [Int32],
-                               timings: inout StageTimings) throws -> Attempt? {
+                               timings: inout StageTimings) throws -> (attempt: Attempt?, candidates: CandidateLists) {
         var watch = Stopwatch()
         let lists = try search.candidates(prior: pose, camera: camera, worldPoints: map.points.positions,
                                           viewingDirections: viewing.xyz, subset: localPoints, keypoints: keypoints)
@@ -172,10 +178,19 @@ public final class Localizer: Sendable {
         let matcher = DescriptorMatcher(ratio: options.guidedRatio, maxDistance: options.guidedMaxDistance)
         let matches = try matcher.match(query: features.descriptors, train: map.points.descriptors, candidates: lists)
         timings.match += watch.lap()
-        guard matches.count >= options.minInliers else { return nil }
+        guard matches.count >= options.minInliers else { return (nil, lists) }
         let attempt = solve(matches, keypoints, camera)
         timings.solve += watch.lap()
-        return attempt
+        return (attempt, lists)
+    }
+
+    /// The map points in `lists`, each once, ascending.
+    private func distinctPoints(_ lists: CandidateLists) -> [Int32] {
+        var seen = [Bool](repeating: false, count: map.points.count)
+        for i in lists.indices { seen[Int(i)] = true }
+        var points: [Int32] = []
+        for (i, s) in seen.enumerated() where s { points.append(Int32(i)) }
+        return points
     }
 
     /// The local map around `pose` (and the keyframes that see `attempt`'s inliers).

@@ -13,7 +13,7 @@ typedef struct vc_projection_search_options {
     double radius_px;          /* search radius around each keypoint, pixels */
     double min_depth;          /* ignore points closer than this in front of the camera */
     double max_depth;          /* and farther than this */
-    int32_t max_per_keypoint;  /* keep at most this many candidates per keypoint (the nearest) */
+    int32_t max_per_keypoint;  /* keep at most this many candidates per keypoint: the nearest, nearest first */
     double min_view_cos;       /* with normals: skip points seen at more than acos(this) from
                                   their mean viewing direction (ORB does not survive it) */
 } vc_projection_search_options;

@@ -13,11 +13,26 @@ struct Hit {
     int32_t point;
 };
 
-// Per-thread scratch so repeated calls do not allocate once warmed up.
+// Per-thread scratch so repeated calls do not allocate once warmed up. Hits are kept as
+// a fixed top-K per keypoint in one flat array (K = max_per_keypoint): no per-keypoint
+// vectors, no selection pass at the end.
 struct Scratch {
     std::vector<int32_t> cell_start, cell_items;
-    std::vector<std::vector<Hit>> hits;
+    std::vector<Hit> hits;        // n_kp * K
+    std::vector<int32_t> counts;  // hits held per keypoint, <= K
 };
+
+// Offers a hit to a keypoint's top-K (unordered); replaces the farthest when full.
+inline void offer(Hit *top, int32_t &count, int32_t k_max, Hit h) {
+    if (count < k_max) {
+        top[count++] = h;
+        return;
+    }
+    int32_t worst = 0;
+    for (int32_t j = 1; j < k_max; ++j)
+        if (top[j].d2 > top[worst].d2) worst = j;
+    if (h.d2 < top[worst].d2) top[worst] = h;
+}
 
 thread_local Scratch scratch;
 
@@ -56,9 +71,11 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
             std::vector<int32_t> pos(cs.begin(), cs.end() - 1);
             for (int32_t k = 0; k < n_kp; ++k) fill[pos[cell_of(kps[2 * k], kps[2 * k + 1])]++] = k;
         }
+        const int32_t K = o->max_per_keypoint;
         auto &hits = scratch.hits;
-        if (hits.size() < size_t(n_kp)) hits.resize(size_t(n_kp));
-        for (int32_t k = 0; k < n_kp; ++k) hits[k].clear();
+        auto &counts = scratch.counts;
+        hits.resize(size_t(n_kp) * size_t(K));
+        counts.assign(size_t(n_kp), 0);
 
         const double r2 = o->radius_px * o->radius_px;
         // Camera centre C = -R^T t: viewing directions run from it to the points.
@@ -74,14 +91,14 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
             const double x = R[0] * X + R[1] * Y + R[2] * Z + t[0];
             const double y = R[3] * X + R[4] * Y + R[5] * Z + t[1];
             const double u = camera->fx * x / z + camera->cx, v = camera->fy * y / z + camera->cy;
+            if (!(u >= -o->radius_px && v >= -o->radius_px && u < width + o->radius_px && v < height + o->radius_px))
+                continue;  // outside the image (or not finite): cheapest test first
             if (normals) {
                 const double dx = X - cxw, dy = Y - cyw, dz = Z - czw;
                 const double dn = std::sqrt(dx * dx + dy * dy + dz * dz);
                 const double c = (dx * normals[3 * i] + dy * normals[3 * i + 1] + dz * normals[3 * i + 2]) / dn;
                 if (c < o->min_view_cos) continue;
             }
-            if (u < -o->radius_px || v < -o->radius_px || u >= width + o->radius_px || v >= height + o->radius_px)
-                continue;
             const int cx = int(u / cell), cy = int(v / cell);
             for (int gy = std::max(cy - 1, 0); gy <= std::min(cy + 1, gh - 1); ++gy) {
                 for (int gx = std::max(cx - 1, 0); gx <= std::min(cx + 1, gw - 1); ++gx) {
@@ -90,7 +107,7 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
                         const int32_t k = ci[j];
                         const double du = kps[2 * k] - u, dv = kps[2 * k + 1] - v;
                         const double d2 = du * du + dv * dv;
-                        if (d2 <= r2) hits[k].push_back({float(d2), i});
+                        if (d2 <= r2) offer(&hits[size_t(k) * K], counts[k], K, {float(d2), i});
                     }
                 }
             }
@@ -98,14 +115,15 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
         int32_t written = 0;
         offsets[0] = 0;
         for (int32_t k = 0; k < n_kp; ++k) {
-            auto &h = hits[k];
-            if (int32_t(h.size()) > o->max_per_keypoint) {
-                std::nth_element(h.begin(), h.begin() + o->max_per_keypoint, h.end(),
-                                 [](const Hit &a, const Hit &b) { return a.d2 < b.d2; });
-                h.resize(size_t(o->max_per_keypoint));
-            }
-            if (written + int32_t(h.size()) > capacity) return VC_ERR_INVALID_ARGUMENT;
-            for (const Hit &hit : h) candidates[written++] = hit.point;
+            Hit *top = &hits[size_t(k) * K];
+            const int32_t m = counts[k];
+            // Nearest first (insertion sort of at most K; ties by point index).
+            for (int32_t a = 1; a < m; ++a)
+                for (int32_t b = a; b > 0 && (top[b].d2 < top[b - 1].d2 ||
+                                              (top[b].d2 == top[b - 1].d2 && top[b].point < top[b - 1].point)); --b)
+                    std::swap(top[b], top[b - 1]);
+            if (written + m > capacity) return VC_ERR_INVALID_ARGUMENT;
+            for (int32_t j = 0; j < m; ++j) candidates[written++] = top[j].point;
             offsets[k + 1] = written;
         }
         *count = written;
