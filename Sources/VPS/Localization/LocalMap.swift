@@ -57,20 +57,17 @@ struct LocalMap: Sendable {
         return chosen
     }
 
-    /// The points observed by `keyframes`, each once, in ascending order (the order they
-    /// lie in memory).
+    /// The points observed by `keyframes`, each once, keyframe by keyframe.
     func points(observedBy keyframes: [Int], in map: VPSMap) -> [Int32] {
         var seen = [Bool](repeating: false, count: pointCount)
-        var count = 0
+        var points: [Int32] = []
+        points.reserveCapacity(keyframes.count * 512)
         for k in keyframes {
             for o in map.observations(inKeyframe: k) where !seen[Int(o.point)] {
                 seen[Int(o.point)] = true
-                count += 1
+                points.append(Int32(o.point))
             }
         }
-        var points: [Int32] = []
-        points.reserveCapacity(count)
-        for (i, s) in seen.enumerated() where s { points.append(Int32(i)) }
         return points
     }
 }

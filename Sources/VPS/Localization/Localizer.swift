@@ -135,7 +135,10 @@ public final class Localizer: Sendable {
                 guard let next = found, let e = next.estimate, next.inliers >= best.inliers,
                       supportFraction(of: ev, under: e.cameraFromWorld, keypoints, intrinsics) >= options.minEvidenceSupport
                 else { break }
+                let moved = meanShift(of: next, from: best.estimate!.cameraFromWorld, to: e.cameraFromWorld, intrinsics)
                 best = next
+                // Converged: a tighter pass around (almost) the same pose finds the same matches.
+                if moved < options.guidedConvergencePixels { break }
             }
             attempt = best
             if !accepts(ev) { unconfirmed = confirmationProblem(grownFrom: ev, best, keypoints, intrinsics) }
@@ -184,12 +187,29 @@ public final class Localizer: Sendable {
         return (attempt, lists)
     }
 
-    /// The map points in `lists`, each once, ascending.
+    /// Mean image displacement (pixels) of `a`'s inliers between two poses.
+    private func meanShift(of a: Attempt, from p: CameraFromWorld, to q: CameraFromWorld,
+                           _ camera: CameraIntrinsics) -> Double {
+        guard let e = a.estimate else { return .infinity }
+        var sum = 0.0, n = 0
+        for (m, ok) in zip(a.matches, e.inliers) where ok {
+            let x = map.points.position(m.train)
+            guard let u = camera.project(p.apply(x)), let v = camera.project(q.apply(x)) else { continue }
+            sum += ((u - v) * (u - v)).sum().squareRoot()
+            n += 1
+        }
+        return n > 0 ? sum / Double(n) : .infinity
+    }
+
+    /// The map points in `lists`, each once, in order of first appearance.
     private func distinctPoints(_ lists: CandidateLists) -> [Int32] {
         var seen = [Bool](repeating: false, count: map.points.count)
-        for i in lists.indices { seen[Int(i)] = true }
         var points: [Int32] = []
-        for (i, s) in seen.enumerated() where s { points.append(Int32(i)) }
+        points.reserveCapacity(lists.indices.count)
+        for i in lists.indices where !seen[Int(i)] {
+            seen[Int(i)] = true
+            points.append(i)
+        }
         return points
     }
 

@@ -13,7 +13,7 @@ struct BenchLocalizeCommand: Command {
         thread pool is set to one thread too):
           orb only   this project's ORB extraction alone (the floor of any localizer)
           arcloud    this project's localizer, single-shot (vocabulary matching, P3P LO-RANSAC,
-                     two guided passes over the local map, LM)
+                     up to two guided passes over the local map, LM)
           opencv     the same ORB extraction, then cv::BFMatcher k-NN against every map
                      descriptor + ratio test + cv::solvePnPRansac (AP3P) + cv::solvePnPRefineLM
                      (the map's descriptors come from this project's ORB, whose sampling

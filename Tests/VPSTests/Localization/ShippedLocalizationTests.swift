@@ -40,8 +40,8 @@ import VPS
     @Test func hardQueryLocalizesInTrackingModeWithin5cm2deg() throws {
         let (_, outcomes) = try run("gallery-query-hard", mode: .tracking)
         let recall = fractionWithin5cm2deg(outcomes)
-        // 67 of 70 measured (the misses are 5–10 cm off: blur).
-        #expect(recall >= 0.95, "tracking recall at (5 cm, 2°): \(recall)")
+        // 69 of 70 measured; one frame of slack.
+        #expect(recall >= 0.97, "tracking recall at (5 cm, 2°): \(recall)")
     }
 
     /// Every accepted frame is right: a pose that is accepted but far off would be worse
