@@ -164,8 +164,7 @@ public final class Localizer: Sendable {
         let lists = index.candidates(forNodes: nodes)
         timings.retrieve += watch.lap()
         let matcher = DescriptorMatcher(ratio: options.globalRatio)
-        var matches = try matcher.match(query: features.descriptors, train: index.descriptors, candidates: lists)
-        for k in matches.indices { matches[k].train = index.point(atSlot: matches[k].train) }
+        let matches = try matcher.match(query: features.descriptors, train: map.points.descriptors, candidates: lists)
         timings.match += watch.lap()
         let attempt = solve(matches, keypoints, camera)
         timings.solve += watch.lap()
