@@ -12,17 +12,10 @@ struct CandidateIndex: Sendable {
         self.depth = depth
         let nodes = map.points.words.map { vocabulary.ancestor(ofWord: $0, atDepth: depth) }
         let nodeCount = (nodes.max().map { Int($0) } ?? -1) + 1
-        var offsets = [Int32](repeating: 0, count: nodeCount + 1)
-        for n in nodes { offsets[Int(n) + 1] += 1 }
-        for i in 0..<nodeCount { offsets[i + 1] += offsets[i] }
-        var fill = Array(offsets.dropLast())
-        var points = [Int32](repeating: 0, count: nodes.count)
-        for (p, n) in nodes.enumerated() {
-            points[Int(fill[Int(n)])] = Int32(p)
-            fill[Int(n)] += 1
-        }
-        self.offsets = offsets
-        self.points = points
+        let grouped = GroupedByKey(keys: nodes.map { Int($0) }, values: (0..<nodes.count).map { Int32($0) },
+                                   keyCount: nodeCount)
+        self.offsets = grouped.offsets
+        self.points = grouped.values
     }
 
     /// One candidate list per query node, written straight into CSR arrays (no per-list

@@ -25,17 +25,10 @@ struct LocalMap: Sendable {
 
     init(map: VPSMap) {
         pointCount = map.points.count
-        var offsets = [Int32](repeating: 0, count: pointCount + 1)
-        for o in map.observations { offsets[Int(o.point) + 1] += 1 }
-        for i in 0..<pointCount { offsets[i + 1] += offsets[i] }
-        var fill = Array(offsets.dropLast())
-        var keyframes = [Int32](repeating: 0, count: map.observations.count)
-        for o in map.observations {
-            keyframes[Int(fill[Int(o.point)])] = Int32(o.keyframe)
-            fill[Int(o.point)] += 1
-        }
-        keyframeOffsets = offsets
-        keyframesOfPoint = keyframes
+        let grouped = GroupedByKey(keys: map.observations.map { Int($0.point) },
+                                   values: map.observations.map { Int32($0.keyframe) }, keyCount: pointCount)
+        keyframeOffsets = grouped.offsets
+        keyframesOfPoint = grouped.values
         centres = map.keyframes.map(\.pose.center)
         axes = map.keyframes.map { $0.pose.rotation.rotate(SIMD3(0, 0, 1)) }
     }
@@ -59,15 +52,21 @@ struct LocalMap: Sendable {
 
     /// The points observed by `keyframes`, each once, keyframe by keyframe.
     func points(observedBy keyframes: [Int], in map: VPSMap) -> [Int32] {
+        var observed: [Int32] = []
+        observed.reserveCapacity(keyframes.count * 512)
+        for k in keyframes { for o in map.observations(inKeyframe: k) { observed.append(Int32(o.point)) } }
+        return distinct(observed)
+    }
+
+    /// `points` (indices of map points) without repeats, in order of first appearance.
+    func distinct(_ points: some Sequence<Int32>) -> [Int32] {
         var seen = [Bool](repeating: false, count: pointCount)
-        var points: [Int32] = []
-        points.reserveCapacity(keyframes.count * 512)
-        for k in keyframes {
-            for o in map.observations(inKeyframe: k) where !seen[Int(o.point)] {
-                seen[Int(o.point)] = true
-                points.append(Int32(o.point))
-            }
+        var kept: [Int32] = []
+        kept.reserveCapacity(points.underestimatedCount)
+        for p in points where !seen[Int(p)] {
+            seen[Int(p)] = true
+            kept.append(p)
         }
-        return points
+        return kept
     }
 }

@@ -129,7 +129,7 @@ public final class Localizer: Sendable {
                                                             localPoints: points, timings: &inner)
                 if pass + 1 < options.refineSearches.count {
                     watch = Stopwatch()
-                    points = distinctPoints(candidates)
+                    points = localMap.distinct(candidates.indices)
                     inner.retrieve += watch.lap()
                 }
                 guard let next = found, let e = next.estimate, next.inliers >= best.inliers,
@@ -155,6 +155,10 @@ public final class Localizer: Sendable {
         var estimate: PoseEstimate?
         var matches: [DescriptorMatch]
         var inliers: Int { estimate?.inlierCount ?? 0 }
+        /// The matches the pose counts as inliers (none without a pose).
+        var inlierMatches: some Sequence<DescriptorMatch> {
+            zip(matches, estimate?.inliers ?? []).lazy.filter(\.1).map(\.0)
+        }
     }
 
     private func globalAttempt(_ features: FeatureSet, _ keypoints: [Keypoint], _ camera: CameraIntrinsics,
@@ -190,9 +194,8 @@ public final class Localizer: Sendable {
     /// Mean image displacement (pixels) of `a`'s inliers between two poses.
     private func meanShift(of a: Attempt, from p: CameraFromWorld, to q: CameraFromWorld,
                            _ camera: CameraIntrinsics) -> Double {
-        guard let e = a.estimate else { return .infinity }
         var sum = 0.0, n = 0
-        for (m, ok) in zip(a.matches, e.inliers) where ok {
+        for m in a.inlierMatches {
             let x = map.points.position(m.train)
             guard let u = camera.project(p.apply(x)), let v = camera.project(q.apply(x)) else { continue }
             sum += ((u - v) * (u - v)).sum().squareRoot()
@@ -201,24 +204,9 @@ public final class Localizer: Sendable {
         return n > 0 ? sum / Double(n) : .infinity
     }
 
-    /// The map points in `lists`, each once, in order of first appearance.
-    private func distinctPoints(_ lists: CandidateLists) -> [Int32] {
-        var seen = [Bool](repeating: false, count: map.points.count)
-        var points: [Int32] = []
-        points.reserveCapacity(lists.indices.count)
-        for i in lists.indices where !seen[Int(i)] {
-            seen[Int(i)] = true
-            points.append(i)
-        }
-        return points
-    }
-
     /// The local map around `pose` (and the keyframes that see `attempt`'s inliers).
     private func localPoints(around pose: Pose, inliersOf attempt: Attempt?) -> [Int32] {
-        var inlierPoints: [Int] = []
-        if let a = attempt, let e = a.estimate {
-            for (m, ok) in zip(a.matches, e.inliers) where ok { inlierPoints.append(m.train) }
-        }
+        let inlierPoints = attempt.map { Array($0.inlierMatches.map(\.train)) } ?? []
         return localMap.points(observedBy: localMap.keyframes(around: pose, inlierPoints: inlierPoints), in: map)
     }
 
@@ -290,8 +278,7 @@ public final class Localizer: Sendable {
     }
 
     private func inlierPixels(_ a: Attempt, _ keypoints: [Keypoint]) -> [SIMD2<Double>] {
-        guard let e = a.estimate else { return [] }
-        return zip(a.matches, e.inliers).filter(\.1).map { keypoints[$0.0.query].position }
+        a.inlierMatches.map { keypoints[$0.query].position }
     }
 
     /// Image regions where `a`'s pose predicts visible map points, and those holding inliers.
@@ -320,7 +307,7 @@ public final class Localizer: Sendable {
                                  _ camera: CameraIntrinsics) -> Double {
         guard let e = evidence.estimate, e.inlierCount > 0 else { return 0 }
         var kept = 0
-        for (m, isInlier) in zip(evidence.matches, e.inliers) where isInlier {
+        for m in evidence.inlierMatches {
             let k = keypoints[m.query]
             guard let p = camera.project(pose.apply(map.points.position(m.train))) else { continue }
             let sigma = octaveSigma[min(k.octave, octaveSigma.count - 1)]
@@ -357,15 +344,15 @@ public final class Localizer: Sendable {
         }
         let e = a!.estimate!
         return LocalizationResult(status: .localized, pose: e.pose,
-                                  sectionId: majoritySection(a!.matches, inliers: e.inliers) ?? sectionContaining(e.pose.center),
+                                  sectionId: majoritySection(of: a!) ?? sectionContaining(e.pose.center),
                                   inliers: e.inlierCount, matches: matches, reprojectionError: e.rmsError,
                                   usedPrior: usedPrior, timings: timings)
     }
 
     /// The section most inlier points belong to.
-    private func majoritySection(_ matches: [DescriptorMatch], inliers: [Bool]) -> String? {
+    private func majoritySection(of a: Attempt) -> String? {
         var votes: [Int32: Int] = [:]
-        for (m, ok) in zip(matches, inliers) where ok {
+        for m in a.inlierMatches {
             let s = map.points.sections[m.train]
             if s >= 0 { votes[s, default: 0] += 1 }
         }

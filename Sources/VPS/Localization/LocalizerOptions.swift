@@ -42,13 +42,13 @@ public struct LocalizerOptions: Sendable, Hashable {
     public var ransac = RansacOptions(threshold: 4, confidence: 0.999, maxIterations: 1000)
     /// Acceptance: at least this many inliers…
     public var minInliers = 20
-    /// Frames whose best global pose falls short of `minInliers` (blur, dim light) may
-    /// still be placed by growing that pose with guided matching, under stricter checks.
-    public var weakSeed = WeakSeedOptions()
     /// …making up at least this fraction of the tentative matches…
     public var minInlierRatio = 0.15
     /// …with at most this RMS reprojection error (pixels).
     public var maxReprojectionError = 2.5
+    /// Frames whose best global pose falls short of `minInliers` (blur, dim light) may
+    /// still be placed by growing that pose with guided matching, under stricter checks.
+    public var weakSeed = WeakSeedOptions()
     /// Images larger than this many pixels are refused before decoding.
     public var maxImagePixels = 40_000_000
 
