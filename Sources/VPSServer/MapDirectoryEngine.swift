@@ -36,7 +36,8 @@ public final class MapDirectoryEngine: LocalizationEngine {
         let pool = try cache.value(request.mapId)
         do {
             let result = try pool.withLocalizer {
-                try $0.localize(encoded: image, intrinsics: request.intrinsics, prior: request.prior)
+                try $0.localize(encoded: image, intrinsics: request.intrinsics, prior: request.prior,
+                                gravity: request.gravity)
             }
             return LocalizeResponse(result, mapId: request.mapId)
         } catch {
@@ -50,7 +51,7 @@ public final class MapDirectoryEngine: LocalizationEngine {
     static func engineError(_ error: any Error) -> LocalizationEngineError {
         switch error as? LocalizationError {
         case .invalidIntrinsics(let why): return .unprocessable("impossible intrinsics: \(why)")
-        case .imageSizeMismatch: return .unprocessable("\(error)")
+        case .imageSizeMismatch, .invalidGravity: return .unprocessable("\(error)")
         case .image(let e): return .undecodableImage("\(e)")
         case .emptyMap(let name): return .unprocessable("map '\(name)' has no points to localize against")
         case nil: return .internalFailure("localization failed: \(error)")

@@ -38,6 +38,9 @@ public struct RansacOptions: Sendable, Hashable {
     /// Robust LM on the final inliers; nil skips it. The default, Huber at the default
     /// threshold, is least squares on the inliers with bounded influence near the threshold.
     public var refinementLoss: RobustLoss? = .huber(scale: 4)
+    /// When a gravity is passed to `estimate`: its standard deviation in degrees, the
+    /// weight of the gravity prior in the refinements (a phone IMU: a fraction of a degree).
+    public var gravitySigmaDegrees: Double = 0.5
 
     public init(threshold: Double = 4, confidence: Double = 0.999, maxIterations: Int = 10000,
                 minIterations: Int = 0, seed: UInt64 = 0x5EED, localOptimization: Bool = true,
@@ -120,8 +123,15 @@ public struct AbsolutePoseEstimator: Sendable, Hashable {
     /// `sigmas`, when not empty, gives each correspondence's position noise relative to
     /// pyramid level 0 (e.g. `scaleFactor^octave`): residuals are divided by it, so a
     /// coarse-level keypoint may lie farther from its projection and weighs less.
+    ///
+    /// `gravity`, when known (a phone's IMU), is world "down" — (0, −1, 0) in a map frame with
+    /// +y up — in camera coordinates, any length. Hypotheses then come from the upright P2P
+    /// solver: two-point samples find an all-inlier sample at inlier ratios where P3P's
+    /// three-point samples would need thousands of draws. Refinement is 6-DoF with gravity as
+    /// a prior (`RansacOptions.gravitySigmaDegrees`).
     public func estimate(pixels: [SIMD2<Double>], worldPoints: [SIMD3<Double>],
-                         camera: CameraIntrinsics, sigmas: [Double] = []) throws(VisionError) -> PoseEstimate {
+                         camera: CameraIntrinsics, sigmas: [Double] = [],
+                         gravity: SIMD3<Double>? = nil) throws(VisionError) -> PoseEstimate {
         guard pixels.count == worldPoints.count, sigmas.isEmpty || sigmas.count == pixels.count else {
             throw VisionError(.invalidArgument,
                               "\(pixels.count) pixels for \(worldPoints.count) world points and \(sigmas.count) sigmas")
@@ -140,9 +150,16 @@ public struct AbsolutePoseEstimator: Sendable, Hashable {
                     p2.withMemoryRebound(to: Double.self) { p in
                         packed.withUnsafeBufferPointer { p3 in
                             sigmas.withUnsafeBufferPointer { sg in
-                                status = vc_pose_estimate_weighted(&cam, p.baseAddress, p3.baseAddress,
-                                                                   sg.isEmpty ? nil : sg.baseAddress, Int32(n),
-                                                                   &opts, &result, m.baseAddress)
+                                let sgp = sg.isEmpty ? nil : sg.baseAddress
+                                if let g = gravity {
+                                    let down = [g.x, g.y, g.z]
+                                    status = vc_pose_estimate_gravity(&cam, p.baseAddress, p3.baseAddress, sgp,
+                                                                      Int32(n), down, options.gravitySigmaDegrees,
+                                                                      &opts, &result, m.baseAddress)
+                                } else {
+                                    status = vc_pose_estimate_weighted(&cam, p.baseAddress, p3.baseAddress, sgp,
+                                                                       Int32(n), &opts, &result, m.baseAddress)
+                                }
                             }
                         }
                     }
@@ -189,6 +206,26 @@ public struct AbsolutePoseEstimator: Sendable, Hashable {
         var r = [Double](repeating: 0, count: 36), t = [Double](repeating: 0, count: 12)
         var count: Int32 = 0
         try VisionError.check(vc_pose_p3p(b, x, &r, &t, &count))
+        return (0 ..< Int(count)).map { i in
+            CameraFromWorld(rotation: Matrix3(rowMajor: Array(r[9 * i ..< 9 * i + 9])),
+                            translation: SIMD3(t[3 * i], t[3 * i + 1], t[3 * i + 2]))
+        }
+    }
+}
+
+extension AbsolutePoseEstimator {
+    /// The minimal upright P2P solver alone: up to two world → camera poses from two camera
+    /// rays (any length), their world points and the camera's gravity (world (0, −1, 0) in
+    /// camera coordinates). Empty for degenerate input.
+    public static func p2pUpright(bearings: [SIMD3<Double>], worldPoints: [SIMD3<Double>],
+                                  gravity: SIMD3<Double>) throws(VisionError) -> [CameraFromWorld] {
+        guard bearings.count == 2, worldPoints.count == 2 else {
+            throw VisionError(.invalidArgument, "upright P2P needs exactly 2 bearings and 2 world points")
+        }
+        let b = packXYZ(bearings), x = packXYZ(worldPoints), g = [gravity.x, gravity.y, gravity.z]
+        var r = [Double](repeating: 0, count: 18), t = [Double](repeating: 0, count: 6)
+        var count: Int32 = 0
+        try VisionError.check(vc_pose_p2p_upright(b, x, g, &r, &t, &count))
         return (0 ..< Int(count)).map { i in
             CameraFromWorld(rotation: Matrix3(rowMajor: Array(r[9 * i ..< 9 * i + 9])),
                             translation: SIMD3(t[3 * i], t[3 * i + 1], t[3 * i + 2]))

@@ -183,6 +183,12 @@ import VPSServer
         let badPrior = #"{"mapId":"gallery","intrinsics":{"width":64,"height":48,"fx":60,"fy":60,"cx":32,"cy":24},"prior":{"t":[0,0,0],"q":[0,0,0,2]}}"#
         expectError(try post([("request", nil, Array(badPrior.utf8)), ("image", nil, png)]),
                     400, "malformed_json", mentioning: "unit")
+        for gravity in ["[0,0,0]", "[0,-1]", "[0,-1,0,1]", "\"down\""] {
+            let badGravity = #"{"mapId":"gallery","intrinsics":{"width":64,"height":48,"fx":60,"fy":60,"cx":32,"cy":24},"gravity":"#
+                + gravity + "}"
+            expectError(try post([("request", nil, Array(badGravity.utf8)), ("image", nil, png)]), 400, "malformed_json",
+                        mentioning: "gravity")
+        }
     }
 
     @Test func impossibleIntrinsicsAre422() throws {

@@ -38,8 +38,11 @@ struct ShippedMapHappyPathTests {
             let session = try RecordedSession.load(from: dataset)
             for frame in session.frames.prefix(6) {
                 let image = [UInt8](try Data(contentsOf: dataset.appendingPathComponent(frame.image)))
-                let local = try localizer.localize(encoded: image, intrinsics: session.camera)
-                let remote = try await client.localize(image: image, request: LocalizeRequest(mapId: mapId, intrinsics: session.camera))
+                // With the frame's gravity: the wire must carry it for the poses to agree exactly
+                // (image-only solves take other samples and land a few micrometres away).
+                let local = try localizer.localize(encoded: image, intrinsics: session.camera, gravity: frame.gravity)
+                let remote = try await client.localize(image: image, request: LocalizeRequest(
+                    mapId: mapId, intrinsics: session.camera, gravity: frame.gravity))
                 #expect(remote.status == (local.isLocalized ? .localized : .notLocalized), "\(dataset.lastPathComponent) \(frame.id)")
                 #expect(remote.inliers == local.inliers)
                 #expect(remote.sectionId == local.sectionId)

@@ -30,7 +30,7 @@ public struct EmbeddedVPSBackend: VPSBackend {
     public func localize(_ request: LocalizationRequest) async throws -> LocalizationResponse {
         guard request.mapId == mapId else { throw VPSBackendError.mapNotFound(mapId: request.mapId) }
         let result = try await engine.localize(bytes: [UInt8](request.image.data), intrinsics: request.intrinsics,
-                                               prior: request.prior, mapId: mapId)
+                                               prior: request.prior, gravity: request.gravity, mapId: mapId)
         guard result.isLocalized, let pose = result.pose else {
             return .notLocalized(reason: result.reason ?? "not localized")
         }
@@ -73,7 +73,7 @@ final class LocalizerEngine: Sendable {
         self.mapURL = mapURL; self.options = options
     }
 
-    func localize(bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?,
+    func localize(bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?, gravity: SIMD3<Double>?,
                   mapId: String) async throws -> LocalizationResult {
         try Task.checkCancellation()
         let cancelled = Mutex(false)
@@ -83,7 +83,7 @@ final class LocalizerEngine: Sendable {
                     // A request cancelled while queued is not worth its tens of milliseconds.
                     if cancelled.withLock({ $0 }) { continuation.resume(throwing: CancellationError()); return }
                     continuation.resume(with: Result {
-                        try self.run(bytes: bytes, intrinsics: intrinsics, prior: prior, mapId: mapId)
+                        try self.run(bytes: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity, mapId: mapId)
                     })
                 }
             }
@@ -93,15 +93,15 @@ final class LocalizerEngine: Sendable {
     }
 
     /// On `queue`: loads the map when needed, then localizes.
-    private func run(bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?,
+    private func run(bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?, gravity: SIMD3<Double>?,
                      mapId: String) throws -> LocalizationResult {
         let localizer = try loadedLocalizer(mapId: mapId)
         do {
-            return try localizer.localize(encoded: bytes, intrinsics: intrinsics, prior: prior)
+            return try localizer.localize(encoded: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity)
         } catch let error as LocalizationError {
             switch error {
             case .emptyMap: throw VPSBackendError.unavailable(error.description)
-            case .invalidIntrinsics, .imageSizeMismatch, .image:
+            case .invalidIntrinsics, .imageSizeMismatch, .image, .invalidGravity:
                 throw VPSBackendError.rejected(status: 422, message: error.description)
             }
         }

@@ -32,7 +32,8 @@ public struct HTTPVPSBackend: VPSBackend {
     }
 
     public func localize(_ request: LocalizationRequest) async throws -> LocalizationResponse {
-        let wire = LocalizeRequest(mapId: request.mapId, intrinsics: request.intrinsics, prior: request.prior)
+        let wire = LocalizeRequest(mapId: request.mapId, intrinsics: request.intrinsics, prior: request.prior,
+                                   gravity: request.gravity)
         let answer: LocalizeResponse
         do {
             answer = try await client.get().localize(image: request.image.data, request: wire)

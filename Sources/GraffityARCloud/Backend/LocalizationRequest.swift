@@ -9,12 +9,15 @@ public struct LocalizationRequest: Sendable, Hashable {
     public var intrinsics: CameraIntrinsics
     /// A guess of `T_map_camera`; nil before the first fix.
     public var prior: Pose?
+    /// The device's gravity in camera coordinates (world down), from its gravity-aligned
+    /// tracking; nil when unknown.
+    public var gravity: SIMD3<Double>?
     /// The recorded frame this image is, for diagnostics; nil when not from a recording.
     public var frameId: String?
 
     public init(mapId: String, image: EncodedImage, intrinsics: CameraIntrinsics,
-                prior: Pose? = nil, frameId: String? = nil) {
+                prior: Pose? = nil, gravity: SIMD3<Double>? = nil, frameId: String? = nil) {
         self.mapId = mapId; self.image = image; self.intrinsics = intrinsics
-        self.prior = prior; self.frameId = frameId
+        self.prior = prior; self.gravity = gravity; self.frameId = frameId
     }
 }

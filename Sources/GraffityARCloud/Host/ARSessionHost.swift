@@ -272,7 +272,8 @@ public final class ARSessionHost {
         localization = PendingOperation({
             let image = try images.image(for: frame)
             return try await backend.localize(LocalizationRequest(
-                mapId: mapId, image: image, intrinsics: camera, prior: prior, frameId: frame.id))
+                mapId: mapId, image: image, intrinsics: camera, prior: prior, gravity: frame.gravity,
+                frameId: frame.id))
         }, completion: { [weak self] outcome in
             self?.localizationDidFinish(outcome, frameIndex: index)
         })

@@ -1,23 +1,26 @@
 import Geometry
 
 /// The `request` part of `POST /v1/localize`: which map, the camera's intrinsics for the
-/// image as sent, and optionally a pose prior from device tracking.
+/// image as sent, and optionally a pose prior from device tracking and the device's gravity.
 ///
 /// JSON form:
 /// `{"mapId": "gallery", "intrinsics": {"width": 640, "height": 480, "fx": 525, "fy": 525,
-///   "cx": 319.5, "cy": 239.5, "distortion": [k1, k2, p1, p2]}, "prior": {"t": [..], "q": [..]}}`
-/// (`distortion` and `prior` are optional).
+///   "cx": 319.5, "cy": 239.5, "distortion": [k1, k2, p1, p2]}, "prior": {"t": [..], "q": [..]},
+///   "gravity": [gx, gy, gz]}` (`distortion`, `prior` and `gravity` are optional).
 public struct LocalizeRequest: Sendable, Hashable, Codable {
     public var mapId: String
     public var intrinsics: CameraIntrinsics
     /// A guess of `T_map_camera`, e.g. the last fix carried forward by odometry.
     public var prior: Pose?
+    /// Gravity (world down) in camera coordinates (x right, y down, z forward), any length:
+    /// what ARKit/ARCore give with a gravity-aligned world. See `Localizer.localize`.
+    public var gravity: SIMD3<Double>?
 
-    public init(mapId: String, intrinsics: CameraIntrinsics, prior: Pose? = nil) {
-        self.mapId = mapId; self.intrinsics = intrinsics; self.prior = prior
+    public init(mapId: String, intrinsics: CameraIntrinsics, prior: Pose? = nil, gravity: SIMD3<Double>? = nil) {
+        self.mapId = mapId; self.intrinsics = intrinsics; self.prior = prior; self.gravity = gravity
     }
 
-    private enum CodingKeys: String, CodingKey { case mapId, intrinsics, prior }
+    private enum CodingKeys: String, CodingKey { case mapId, intrinsics, prior, gravity }
     private enum IntrinsicsKeys: String, CodingKey { case width, height, fx, fy, cx, cy, distortion }
 
     // Intrinsics are decoded here rather than with CameraIntrinsics' synthesized Codable
@@ -32,6 +35,13 @@ public struct LocalizeRequest: Sendable, Hashable, Codable {
             cx: try i.decode(Double.self, forKey: .cx), cy: try i.decode(Double.self, forKey: .cy),
             distortion: try i.decodeIfPresent([Double].self, forKey: .distortion) ?? [])
         prior = try c.decodeIfPresent(Pose.self, forKey: .prior)
+        if let g = try c.decodeIfPresent([Double].self, forKey: .gravity) {
+            guard g.count == 3, g.allSatisfy(\.isFinite), g.contains(where: { $0 != 0 }) else {
+                throw DecodingError.dataCorruptedError(forKey: .gravity, in: c,
+                    debugDescription: "gravity must be [gx, gy, gz]: three finite numbers, not all zero")
+            }
+            gravity = SIMD3(g[0], g[1], g[2])
+        }
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -43,5 +53,6 @@ public struct LocalizeRequest: Sendable, Hashable, Codable {
         try i.encode(intrinsics.cx, forKey: .cx); try i.encode(intrinsics.cy, forKey: .cy)
         if !intrinsics.distortion.isEmpty { try i.encode(intrinsics.distortion, forKey: .distortion) }
         try c.encodeIfPresent(prior, forKey: .prior)
+        if let g = gravity { try c.encode([g.x, g.y, g.z], forKey: .gravity) }
     }
 }

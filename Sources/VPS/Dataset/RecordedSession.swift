@@ -38,6 +38,14 @@ public struct RecordedSession: Sendable, Hashable, Codable {
             self.id = id; self.timestamp = timestamp; self.image = image
             self.pose = pose; self.odometry = odometry
         }
+
+        /// The device's gravity in camera coordinates (unit), from its odometry: device
+        /// tracking (ARKit, ARCore) keeps its local frame gravity-aligned, +y up, so world
+        /// down (0, −1, 0) seen from the camera is `R_local_camera⁻¹ · (0, −1, 0)`. Drift
+        /// in yaw and position does not change it. Nil without odometry.
+        public var gravity: SIMD3<Double>? {
+            odometry.map { $0.rotation.matrix.transposed * SIMD3(0, -1, 0) }
+        }
     }
 }
 

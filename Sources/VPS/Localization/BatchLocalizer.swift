@@ -12,10 +12,14 @@ public struct BatchLocalizer: Sendable {
     public var mode: LocalizationMode
     /// Worker threads; defaults to the number of active cores.
     public var workers: Int
+    /// Hands each frame's gravity (from its odometry, see `RecordedSession.Frame.gravity`)
+    /// to the localizer, as a phone SDK does; false localizes from the image alone.
+    public var useGravity: Bool
 
     public init(localizer: Localizer, mode: LocalizationMode = .singleShot,
-                workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                workers: Int = ProcessInfo.processInfo.activeProcessorCount, useGravity: Bool = true) {
         self.localizer = localizer; self.mode = mode; self.workers = max(1, workers)
+        self.useGravity = useGravity
     }
 
     /// Localizes `session` (stored in `directory`). `progress` is called after each frame
@@ -30,13 +34,15 @@ public struct BatchLocalizer: Sendable {
         let done = Atomic<Int>(0)
         let start = DispatchTime.now().uptimeNanoseconds
         let camera = session.camera
+        let useGravity = useGravity
 
         @Sendable func localize(_ i: Int, with worker: Localizer, prior: Pose?) -> FrameOutcome {
             let frame = frames[i]
             let result: LocalizationResult
             do {
                 let bytes = try [UInt8](Data(contentsOf: RecordedSession.imageURL(of: frame, in: directory)))
-                result = try worker.localize(encoded: bytes, intrinsics: camera, prior: prior)
+                result = try worker.localize(encoded: bytes, intrinsics: camera, prior: prior,
+                                             gravity: useGravity ? frame.gravity : nil)
             } catch {
                 result = LocalizationResult(status: .rejected, reason: "\(error)")
             }

@@ -8,7 +8,9 @@ import Vision
 /// the wrong one, with a hundred inliers, all on the poster. The map predicts which image
 /// regions should show mapped structure; a true pose has inliers in (nearly) all of them,
 /// a pose that only fits one object leaves the others empty. Blur and dim light lower the
-/// number of inliers per region, not the number of regions that have some.
+/// number of inliers per region, not the number of regions that have some. The localizer
+/// counts only distinctive inliers (close descriptor matches): guided matching finds loose
+/// matches near any predicted projection, so any pose has some of those in every region.
 struct ImageCoverage: Sendable, Hashable {
     /// Grid over the image.
     var columns = 4, rows = 4
@@ -43,18 +45,6 @@ struct ImageCoverage: Sendable, Hashable {
 
     func accepts(_ c: Counts) -> Bool {
         c.expected > 0 && c.expected - c.explained <= c.expected * missesPerTenCells / 10
-    }
-
-    /// The share of the image spanned by `points`: the area of the box from their 10th to
-    /// their 90th percentile in x and in y, over the image area (0 for fewer than 2 points).
-    /// A seed whose inliers all sit on one small object has a spread near 0.
-    static func spread(of points: [SIMD2<Double>], width: Int, height: Int) -> Double {
-        guard points.count >= 2, width > 0, height > 0 else { return 0 }
-        func span(_ v: [Double]) -> Double {
-            let s = v.sorted()
-            return s[Int(0.9 * Double(s.count - 1))] - s[Int(0.1 * Double(s.count - 1))]
-        }
-        return span(points.map(\.x)) * span(points.map(\.y)) / Double(width * height)
     }
 
     private func cell(_ p: SIMD2<Double>, _ width: Int, _ height: Int) -> Int? {

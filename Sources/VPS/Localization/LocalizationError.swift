@@ -11,6 +11,8 @@ public enum LocalizationError: Error, Sendable, Hashable, CustomStringConvertibl
     case image(VisionError)
     /// The map has no points or no retrieval vocabulary.
     case emptyMap(String)
+    /// The gravity vector is zero or not finite.
+    case invalidGravity
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum LocalizationError: Error, Sendable, Hashable, CustomStringConvertibl
             "the image is \(i.width)x\(i.height) but the intrinsics are for \(k.width)x\(k.height)"
         case .image(let e): "image: \(e)"
         case .emptyMap(let name): "map '\(name)' has no points or no retrieval vocabulary"
+        case .invalidGravity: "gravity must be a finite, nonzero vector in camera coordinates"
         }
     }
 

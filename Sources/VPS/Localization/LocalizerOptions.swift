@@ -38,14 +38,23 @@ public struct LocalizerOptions: Sendable, Hashable {
     /// Inliers seen farther than this (degrees) from their mapped viewing direction are
     /// implausible: ORB does not match across such a change of viewpoint.
     public var maxViewingAngle = 75.0
-    /// Robust pose solve.
-    public var ransac = RansacOptions(threshold: 4, confidence: 0.999, maxIterations: 1000)
+    /// Robust pose solve. The final refinement uses a Cauchy loss at the inlier threshold
+    /// rather than the estimator's default Huber: real inlier sets include near-misses
+    /// (blur, coarse pyramid levels, a wrong match that happens to fit), and a redescending
+    /// loss bounds their pull. Over the four synthetic positive sessions in both modes it
+    /// lowered the p90 translation error in seven of eight runs (blurred session
+    /// 2.1 → 1.7 cm, walk 0.96 → 0.81 cm).
+    public var ransac = RansacOptions(threshold: 4, confidence: 0.999, maxIterations: 1000,
+                                      refinementLoss: .cauchy(scale: 4))
     /// Acceptance: at least this many inliers…
     public var minInliers = 20
     /// …making up at least this fraction of the tentative matches…
     public var minInlierRatio = 0.15
-    /// …with at most this RMS reprojection error (pixels).
+    /// …with at most this RMS reprojection error (pixels)…
     public var maxReprojectionError = 2.5
+    /// …and, when the frame comes with the device's gravity, tilting at most this many
+    /// degrees from it (phone IMUs measure gravity to a fraction of a degree).
+    public var maxGravityTilt = 3.0
     /// Frames whose best global pose falls short of `minInliers` (blur, dim light) may
     /// still be placed by growing that pose with guided matching, under stricter checks.
     public var weakSeed = WeakSeedOptions()
@@ -59,16 +68,24 @@ public struct LocalizerOptions: Sendable, Hashable {
 public struct WeakSeedOptions: Sendable, Hashable {
     /// Global inliers needed to try growing a pose; `Int.max` turns weak seeds off.
     public var minInliers = 8
-    /// The seed's inliers must span at least this share of the image (see
-    /// `ImageCoverage.spread`): a compact seed is one object, which may hang elsewhere too.
-    public var minSpread = 0.05
+    /// The same when the frame's gravity is known: upright P2P finds the few true matches
+    /// of a blurred frame as a consistent set, and the seed's tilt is checked.
+    public var minInliersWithGravity = 5
     /// Inliers the grown pose needs…
     public var minGrownInliers = 50
     /// …as a fraction of its guided matches…
     public var minGrownInlierRatio = 0.65
+    /// …at least this many of them distinctive, within `distinctiveDistance` bits of their
+    /// map point: guided matching admits any descriptor within `guidedMaxDistance` near a
+    /// predicted projection, which random texture offers around any pose. On the shipped
+    /// and extra negative sessions, wrong poses grew to 58–106 such inliers with 4–18
+    /// distinctive ones; right ones on blurred, dim frames had 84 or more…
+    public var minDistinctiveInliers = 40
+    public var distinctiveDistance = 40
     /// …its camera must be within this distance (metres) of a mapping keyframe…
     public var maxDistanceToKeyframes = 3.0
-    /// …and it must explain the image regions where the map predicts structure.
+    /// …and its distinctive inliers must explain the image regions where the map predicts
+    /// structure (a poster that also hangs elsewhere explains only its own region).
     var coverage = ImageCoverage()
 
     public init() {}

@@ -63,11 +63,34 @@ vc_status vc_pose_estimate_weighted(const vc_pinhole *camera, const double *poin
                                     const vc_ransac_options *options, vc_pose_result *result,
                                     uint8_t *inlier_mask);
 
+/* As vc_pose_estimate_weighted, for a camera whose gravity direction is known (a phone's
+ * IMU): down_cam is world "down" (0, -1, 0 in the map frame, which has +y up) expressed in
+ * camera coordinates, 3 doubles of any length > 0, caller-owned, read only. Hypotheses come
+ * from the upright P2P solver: two-point samples, so far fewer samples find an all-inlier
+ * one at low inlier ratios than with P3P (~1/w^2 against ~1/w^3). Local optimisation and
+ * the final refinement are 6-DoF with gravity as a prior of standard deviation
+ * gravity_sigma_deg (e.g. 0.5): a pose held by a handful of points keeps the measured
+ * gravity, hundreds of points can correct it. VC_ERR_INVALID_ARGUMENT for NULL, zero or
+ * non-finite gravity or a sigma <= 0; otherwise the errors of vc_pose_estimate. */
+vc_status vc_pose_estimate_gravity(const vc_pinhole *camera, const double *points2d,
+                                   const double *points3d, const double *sigmas, int32_t n,
+                                   const double *down_cam, double gravity_sigma_deg,
+                                   const vc_ransac_options *options, vc_pose_result *result,
+                                   uint8_t *inlier_mask);
+
 /* The minimal solver alone. bearings: 3 camera rays (9 doubles, any length > 0); points3d:
  * 3 world points. Writes up to 4 solutions to R_cw (4×9) and t_cw (4×3), caller-owned, and
  * their number to *count (0 for degenerate input: still VC_OK). */
 vc_status vc_pose_p3p(const double *bearings, const double *points3d, double *R_cw,
                       double *t_cw, int32_t *count);
+
+/* The upright P2P minimal solver alone. bearings: 2 camera rays (6 doubles, any length > 0);
+ * points3d: 2 world points (6 doubles); down_cam: gravity in camera coordinates (3 doubles).
+ * Writes up to 2 solutions to R_cw (2×9) and t_cw (2×3), caller-owned, and their number to
+ * *count (0 for degenerate input: still VC_OK). All inputs caller-owned, read only. */
+vc_status vc_pose_p2p_upright(const double *bearings, const double *points3d,
+                              const double *down_cam, double *R_cw, double *t_cw,
+                              int32_t *count);
 
 typedef struct vc_refine_options {
     int32_t max_iterations; /* e.g. 30 */

@@ -111,68 +111,114 @@ extern "C" vc_status vc_pose_estimate(const vc_pinhole *camera, const double *po
     return vc_pose_estimate_weighted(camera, points2d, points3d, nullptr, n, options, result, inlier_mask);
 }
 
+namespace {
+
+template <class SampleSolver>
+vc::RansacStats run_ransac(const vc::PoseProblem &prob, const SampleSolver &solver,
+                           const vc_ransac_options &o, vc::CameraPose *best) {
+    vc::AbsolutePoseEstimator<SampleSolver> est(prob, solver, o.threshold_px, &t_lo_scratch);
+    vc::RansacParams rp;
+    rp.max_iterations = o.max_iterations;
+    rp.min_iterations = o.min_iterations;
+    rp.confidence = o.confidence;
+    rp.local_optimization = o.local_optimization != 0;
+    rp.seed = o.seed;
+    return vc::lo_ransac(est, rp, best);
+}
+
+// Shared by the P3P and gravity-aware entry points: down_cam NULL selects P3P.
+vc_status estimate_pose(const vc_pinhole *camera, const double *points2d, const double *points3d,
+                        const double *sigmas, int32_t n, const double *down_cam, double gravity_sigma_deg,
+                        const vc_ransac_options *options, vc_pose_result *result, uint8_t *inlier_mask) {
+    if (!options || !result) return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument");
+    *result = vc_pose_result{};
+    const vc_ransac_options &o = *options;
+    if (!(o.threshold_px > 0) || !(o.confidence > 0 && o.confidence < 1) ||
+        o.max_iterations < 1 || o.min_iterations < 0 ||
+        (o.final_refinement && !(o.loss_scale_px > 0)))
+        return vc::fail(VC_ERR_INVALID_ARGUMENT,
+                        "need threshold > 0, 0 < confidence < 1, max_iterations >= 1, loss scale > 0");
+    Eigen::Vector3d down;
+    if (down_cam) {
+        down = Eigen::Vector3d(down_cam[0], down_cam[1], down_cam[2]);
+        if (!down.allFinite() || !(down.norm() > 0))
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, "gravity must be a finite nonzero vector");
+        if (!(gravity_sigma_deg > 0) || !std::isfinite(gravity_sigma_deg))
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, "gravity sigma must be positive and finite");
+    }
+    vc::PoseProblem prob;
+    vc_status s = load(camera, points2d, points3d, n, &prob, true, &o.seed, sigmas);
+    if (s != VC_OK) return s;
+    if (inlier_mask)
+        for (int i = 0; i < n; ++i) inlier_mask[i] = 0;
+    if (n == 0) return vc::fail(VC_ERR_EMPTY_INPUT, "no correspondences");
+    if (n < 4) return vc::fail(VC_ERR_NO_SOLUTION, "fewer than 4 correspondences");
+
+    t_lo_scratch.reserve(size_t(n));
+    vc::CameraPose best;
+    vc::RansacStats st;
+    if (down_cam) {
+        prob.up_cam = -down.normalized();
+        prob.gravity_weight = 180 / (M_PI * gravity_sigma_deg);
+        const Eigen::Matrix3d Rg = vc::gravity_alignment(down);
+        for (int i = 0; i < n; ++i) t_bearing[size_t(i)] = Rg * t_bearing[size_t(i)];
+        st = run_ransac(prob, vc::UprightP2PSampleSolver{t_bearing.data(), prob.X, Rg}, o, &best);
+    } else {
+        st = run_ransac(prob, vc::P3PSampleSolver{t_bearing.data(), prob.X}, o, &best);
+    }
+    result->iterations = st.iterations;
+    result->refinements = st.refinements;
+    // A minimal pose always explains its own sample: evidence starts at 4 inliers.
+    if (st.num_inliers < 4) return vc::fail(VC_ERR_NO_SOLUTION, "no pose with 4 or more inliers");
+
+    const double th2 = o.threshold_px * o.threshold_px;
+    if (o.final_refinement) {
+        collect_inliers(prob, best, th2);
+        vc::LMOptions lo;
+        lo.max_iterations = 30;
+        lo.loss = make_loss(o.loss, o.loss_scale_px);
+        // Stop when a step lowers the cost by < 1e-7: far below the noise level, and
+        // it saves the slow tail of IRLS convergence.
+        lo.relative_decrease_tol = 1e-7;
+        vc::CameraPose refined = best;
+        vc::refine_pose_lm(prob, &refined, lo, t_inliers.data(), int(t_inliers.size()));
+        best = refined;
+    }
+    const double sse = collect_inliers(prob, best, th2);
+    const int ni = int(t_inliers.size());
+    if (ni < 4) return vc::fail(VC_ERR_NO_SOLUTION, "refined pose has fewer than 4 inliers");
+    if (inlier_mask)
+        for (int k : t_inliers) inlier_mask[t_order[size_t(k)]] = 1;
+    write_pose(best, result->R_cw, result->t_cw);
+    vc::CameraPose inv;
+    inv.R = best.R.transpose();
+    inv.t = -inv.R * best.t;
+    write_pose(inv, result->R_wc, result->t_wc);
+    result->num_inliers = ni;
+    result->rms_px = std::sqrt(sse / ni);
+    return VC_OK;
+}
+
+}  // namespace
+
 extern "C" vc_status vc_pose_estimate_weighted(const vc_pinhole *camera, const double *points2d,
                                                const double *points3d, const double *sigmas, int32_t n,
                                                const vc_ransac_options *options, vc_pose_result *result,
                                                uint8_t *inlier_mask) {
+    return vc::guarded([&] {
+        return estimate_pose(camera, points2d, points3d, sigmas, n, nullptr, 0, options, result, inlier_mask);
+    });
+}
+
+extern "C" vc_status vc_pose_estimate_gravity(const vc_pinhole *camera, const double *points2d,
+                                              const double *points3d, const double *sigmas, int32_t n,
+                                              const double *down_cam, double gravity_sigma_deg,
+                                              const vc_ransac_options *options, vc_pose_result *result,
+                                              uint8_t *inlier_mask) {
     return vc::guarded([&]() -> vc_status {
-        if (!options || !result) return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument");
-        *result = vc_pose_result{};
-        const vc_ransac_options &o = *options;
-        if (!(o.threshold_px > 0) || !(o.confidence > 0 && o.confidence < 1) ||
-            o.max_iterations < 1 || o.min_iterations < 0 ||
-            (o.final_refinement && !(o.loss_scale_px > 0)))
-            return vc::fail(VC_ERR_INVALID_ARGUMENT,
-                            "need threshold > 0, 0 < confidence < 1, max_iterations >= 1, loss scale > 0");
-        vc::PoseProblem prob;
-        vc_status s = load(camera, points2d, points3d, n, &prob, true, &o.seed, sigmas);
-        if (s != VC_OK) return s;
-        if (inlier_mask)
-            for (int i = 0; i < n; ++i) inlier_mask[i] = 0;
-        if (n == 0) return vc::fail(VC_ERR_EMPTY_INPUT, "no correspondences");
-        if (n < 4) return vc::fail(VC_ERR_NO_SOLUTION, "fewer than 4 correspondences");
-
-        t_lo_scratch.reserve(size_t(n));
-        vc::AbsolutePoseEstimator est(prob, t_bearing.data(), o.threshold_px, &t_lo_scratch);
-        vc::RansacParams rp;
-        rp.max_iterations = o.max_iterations;
-        rp.min_iterations = o.min_iterations;
-        rp.confidence = o.confidence;
-        rp.local_optimization = o.local_optimization != 0;
-        rp.seed = o.seed;
-        vc::CameraPose best;
-        const vc::RansacStats st = vc::lo_ransac(est, rp, &best);
-        result->iterations = st.iterations;
-        result->refinements = st.refinements;
-        // A P3P pose always explains its own 3 sample points: evidence starts at 4 inliers.
-        if (st.num_inliers < 4) return vc::fail(VC_ERR_NO_SOLUTION, "no pose with 4 or more inliers");
-
-        const double th2 = o.threshold_px * o.threshold_px;
-        if (o.final_refinement) {
-            collect_inliers(prob, best, th2);
-            vc::LMOptions lo;
-            lo.max_iterations = 30;
-            lo.loss = make_loss(o.loss, o.loss_scale_px);
-            // Stop when a step lowers the cost by < 1e-7: far below the noise level, and
-            // it saves the slow tail of IRLS convergence.
-            lo.relative_decrease_tol = 1e-7;
-            vc::CameraPose refined = best;
-            vc::refine_pose_lm(prob, &refined, lo, t_inliers.data(), int(t_inliers.size()));
-            best = refined;
-        }
-        const double sse = collect_inliers(prob, best, th2);
-        const int ni = int(t_inliers.size());
-        if (ni < 4) return vc::fail(VC_ERR_NO_SOLUTION, "refined pose has fewer than 4 inliers");
-        if (inlier_mask)
-            for (int k : t_inliers) inlier_mask[t_order[size_t(k)]] = 1;
-        write_pose(best, result->R_cw, result->t_cw);
-        vc::CameraPose inv;
-        inv.R = best.R.transpose();
-        inv.t = -inv.R * best.t;
-        write_pose(inv, result->R_wc, result->t_wc);
-        result->num_inliers = ni;
-        result->rms_px = std::sqrt(sse / ni);
-        return VC_OK;
+        if (!down_cam) return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL gravity");
+        return estimate_pose(camera, points2d, points3d, sigmas, n, down_cam, gravity_sigma_deg, options, result,
+                             inlier_mask);
     });
 }
 
@@ -191,6 +237,32 @@ extern "C" vc_status vc_pose_p3p(const double *bearings, const double *points3d,
         }
         vc::CameraPose sols[4];
         const int k = vc::p3p_lambda_twist(x, X, sols);
+        for (int i = 0; i < k; ++i) write_pose(sols[i], R_cw + 9 * i, t_cw + 3 * i);
+        *count = k;
+        return VC_OK;
+    });
+}
+
+extern "C" vc_status vc_pose_p2p_upright(const double *bearings, const double *points3d,
+                                        const double *down_cam, double *R_cw, double *t_cw,
+                                        int32_t *count) {
+    return vc::guarded([&]() -> vc_status {
+        if (count) *count = 0;
+        if (!bearings || !points3d || !down_cam || !R_cw || !t_cw || !count)
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument");
+        if (!finite_all(bearings, 6) || !finite_all(points3d, 6) || !finite_all(down_cam, 3))
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, "inputs must be finite");
+        const Eigen::Vector3d down(down_cam[0], down_cam[1], down_cam[2]);
+        if (!(down.norm() > 0)) return vc::fail(VC_ERR_INVALID_ARGUMENT, "gravity must be nonzero");
+        const Eigen::Matrix3d Rg = vc::gravity_alignment(down);
+        Eigen::Vector3d x[2], X[2];
+        for (int i = 0; i < 2; ++i) {
+            x[i] = Rg * Eigen::Vector3d(bearings[3 * i], bearings[3 * i + 1], bearings[3 * i + 2]);
+            X[i] = Eigen::Vector3d(points3d[3 * i], points3d[3 * i + 1], points3d[3 * i + 2]);
+        }
+        const int sample[2] = {0, 1};
+        vc::CameraPose sols[2];
+        const int k = vc::UprightP2PSampleSolver{x, X, Rg}.solve(sample, sols);
         for (int i = 0; i < k; ++i) write_pose(sols[i], R_cw + 9 * i, t_cw + 3 * i);
         *count = k;
         return VC_OK;

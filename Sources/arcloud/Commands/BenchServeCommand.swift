@@ -49,14 +49,16 @@ struct BenchServeCommand: Command {
         let session = try RecordedSession.load(from: sessionDir)
         let frames = try session.frames.prefix(frameCount).map { f in
             VPSLoadGenerator.Frame(image: [UInt8](try Data(contentsOf: sessionDir.appendingPathComponent(f.image))),
-                                   request: LocalizeRequest(mapId: mapId, intrinsics: session.camera))
+                                   request: LocalizeRequest(mapId: mapId, intrinsics: session.camera,
+                                                            gravity: f.gravity))
         }
         guard !frames.isEmpty else { throw CommandFailure("the dataset has no frames") }
 
         // In-process: the localizer called directly, as `arcloud localize` does.
         let localizer = try Localizer(map: try VPSMap.load(from: mapFile.path))
         func localizeInProcess(_ f: VPSLoadGenerator.Frame) throws -> LocalizationResult {
-            try localizer.localize(encoded: f.image, intrinsics: f.request.intrinsics, prior: f.request.prior)
+            try localizer.localize(encoded: f.image, intrinsics: f.request.intrinsics, prior: f.request.prior,
+                                   gravity: f.request.gravity)
         }
         func milliseconds(_ d: Duration) -> Double {
             Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) * 1e-15

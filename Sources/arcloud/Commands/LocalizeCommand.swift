@@ -6,7 +6,7 @@ struct LocalizeCommand: Command {
     static let summary = "Localize every frame of a recorded session against a map (batch, all cores)"
     static let help = """
         USAGE: arcloud localize --map <file.vpsmap> <session dir> [--mode single-shot|tracking]
-                                [--out <dir>] [--workers N] [--features N]
+                                [--out <dir>] [--workers N] [--features N] [--no-gravity]
 
         Localizes every frame of a recorded session with the embedded localizer, on all
         cores, and writes into the output folder:
@@ -24,12 +24,15 @@ struct LocalizeCommand: Command {
           --out <dir>        Output folder (default: out/<session name>)
           --workers <N>      Worker threads (default: all cores)
           --features <N>     ORB features per frame (default: 1000)
+          --no-gravity       Localize from the images alone. By default each frame's gravity
+                             (from its gravity-aligned odometry) goes with it, as a phone SDK
+                             sends it: pose hypotheses then need two matches instead of three
 
         EXAMPLE:
           arcloud localize --map Maps/gallery.vpsmap Datasets/gallery-query-walk
         """
     static let options: Set<String> = ["map", "mode", "out", "workers", "features"]
-    static let switches: Set<String> = []
+    static let switches: Set<String> = ["no-gravity"]
 
     static func run(_ args: Arguments) async throws -> Int32 {
         let mapPath = try args.require("map")
@@ -50,7 +53,7 @@ struct LocalizeCommand: Command {
         let out = URL(fileURLWithPath: args.value("out") ?? "out/\(session.name)")
 
         let progress = ProgressReporter(label: "localize \(session.name)", total: session.frames.count)
-        let batch = BatchLocalizer(localizer: localizer, mode: mode, workers: workers)
+        let batch = BatchLocalizer(localizer: localizer, mode: mode, workers: workers, useGravity: !args.has("no-gravity"))
         let (outcomes, seconds) = try batch.run(session, in: sessionURL.hasDirectoryPath || sessionURL.pathExtension != "json"
                                                 ? sessionURL : sessionURL.deletingLastPathComponent()) { progress.update($0) }
         let summary = AccuracySummary(outcomes: outcomes, wallSeconds: seconds)

@@ -47,25 +47,4 @@ import Testing
         #expect(coverage.counts(predicted: dense + points(inCell: 2, 0, count: 14), inliers: [], width: 640, height: 480).expected == 3)
         #expect(!coverage.accepts(coverage.counts(predicted: [], inliers: [], width: 640, height: 480)))
     }
-
-    @Test func spreadIsTheShareOfTheImageBetweenPercentiles() {
-        // A 10×10 lattice with 40 px steps on a 640×480 image: of its 100 sorted x (or y)
-        // values, the 10th percentile is the first column's and the 90th the ninth's, so
-        // the box is 320×320 px.
-        let lattice: [SIMD2<Double>] = (0..<100).map { (i: Int) -> SIMD2<Double> in
-            let x: Int = (i % 10) * 40, y: Int = (i / 10) * 40
-            return SIMD2(Double(x), Double(y))
-        }
-        let spread = ImageCoverage.spread(of: lattice, width: 640, height: 480)
-        let expected: Double = 320.0 * 320.0 / (640.0 * 480.0)
-        #expect(abs(spread - expected) < 1e-9)
-        // Points on one small poster, plus a stray outlier, span almost nothing.
-        var poster: [SIMD2<Double>] = (0..<20).map { (i: Int) -> SIMD2<Double> in
-            let x: Int = 300 + (i % 5) * 4, y: Int = 200 + (i / 5) * 4
-            return SIMD2(Double(x), Double(y))
-        }
-        poster.append(SIMD2(600, 20))
-        #expect(ImageCoverage.spread(of: poster, width: 640, height: 480) < 0.001)
-        #expect(ImageCoverage.spread(of: [SIMD2(1.0, 1)], width: 640, height: 480) == 0)
-    }
 }

@@ -40,6 +40,16 @@ import VPS
         }
     }
 
+    @Test(arguments: [SIMD3<Double>(0, 0, 0), SIMD3<Double>(.nan, -1, 0), SIMD3<Double>(0, -.infinity, 0)])
+    func badGravityIsATypedError(gravity: SIMD3<Double>) throws {
+        let loc = try localizer()
+        let camera = try camera
+        let bytes = try frameBytes()
+        #expect(throws: LocalizationError.invalidGravity) {
+            try loc.localize(encoded: bytes, intrinsics: camera, gravity: gravity)
+        }
+    }
+
     @Test func repeatedCallsGiveTheSamePose() throws {
         let loc = try localizer()
         let camera = try camera

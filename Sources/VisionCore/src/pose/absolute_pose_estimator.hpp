@@ -1,33 +1,66 @@
-// The absolute-pose estimator that lo_ransac drives: P3P on minimal samples, MSAC on
-// pixel reprojection error (with SPRT pre-emption), and as local optimisation a few
-// rounds of least squares on the current inliers.
+// The absolute-pose estimator that lo_ransac drives: a minimal solver on minimal samples
+// (P3P, or upright P2P when gravity is known), MSAC on pixel reprojection error (with SPRT
+// pre-emption), and as local optimisation a few rounds of free 6-DoF least squares on the
+// current inliers.
 #pragma once
 #include "lo_ransac.hpp"
+#include "p2p_upright.hpp"
 #include "p3p_lambda_twist.hpp"
 #include "pose_refine_lm.hpp"
 #include <vector>
 
 namespace vc {
 
+// Minimal samples of three correspondences, Lambda Twist P3P.
+struct P3PSampleSolver {
+    static constexpr int kSampleSize = 3;
+    static constexpr int kMaxModels = 4;
+    const Eigen::Vector3d *bearings;  // camera rays
+    const Eigen::Vector3d *X;
+
+    int solve(const int *sample, CameraPose *models) const {
+        const Eigen::Vector3d x[3] = {bearings[sample[0]], bearings[sample[1]], bearings[sample[2]]};
+        const Eigen::Vector3d P[3] = {X[sample[0]], X[sample[1]], X[sample[2]]};
+        return p3p_lambda_twist(x, P, models);
+    }
+};
+
+// Minimal samples of two correspondences with known gravity, upright P2P.
+struct UprightP2PSampleSolver {
+    static constexpr int kSampleSize = 2;
+    static constexpr int kMaxModels = 2;
+    const Eigen::Vector3d *upright_bearings;  // R_gravity · camera ray
+    const Eigen::Vector3d *X;
+    Eigen::Matrix3d R_gravity;                // camera → upright frame
+
+    int solve(const int *sample, CameraPose *models) const {
+        const Eigen::Vector3d x[2] = {upright_bearings[sample[0]], upright_bearings[sample[1]]};
+        const Eigen::Vector3d P[2] = {X[sample[0]], X[sample[1]]};
+        const int k = p2p_upright(x, P, models);
+        for (int i = 0; i < k; ++i) {  // upright frame → camera frame
+            models[i].R = R_gravity.transpose() * models[i].R;
+            models[i].t = R_gravity.transpose() * models[i].t;
+        }
+        return k;
+    }
+};
+
+template <class SampleSolver>
 class AbsolutePoseEstimator {
 public:
     using Model = CameraPose;
-    static constexpr int kSampleSize = 3;
-    static constexpr int kMaxModels = 4;
+    static constexpr int kSampleSize = SampleSolver::kSampleSize;
+    static constexpr int kMaxModels = SampleSolver::kMaxModels;
 
-    // bearings[i] = (xn[i], 1) normalised; threshold in pixels. `scratch` must have
-    // capacity for p.n indices (reserved by the caller, so refine() never allocates).
-    AbsolutePoseEstimator(const PoseProblem &p, const Eigen::Vector3d *bearings, double threshold_px,
+    // threshold in pixels. `scratch` must have capacity for p.n indices (reserved by the
+    // caller, so refine() never allocates).
+    AbsolutePoseEstimator(const PoseProblem &p, const SampleSolver &solver, double threshold_px,
                           std::vector<int> *scratch)
-        : p_(p), bearings_(bearings), th2_(threshold_px * threshold_px), scratch_(scratch) {}
+        : p_(p), solver_(solver), th2_(threshold_px * threshold_px), scratch_(scratch) {}
 
     int num_data() const { return p_.n; }
 
-    int solve(const int *sample, Model *models) const {
-        const Eigen::Vector3d x[3] = {bearings_[sample[0]], bearings_[sample[1]], bearings_[sample[2]]};
-        const Eigen::Vector3d X[3] = {p_.X[sample[0]], p_.X[sample[1]], p_.X[sample[2]]};
-        return p3p_lambda_twist(x, X, models);
-    }
+    int solve(const int *sample, Model *models) const { return solver_.solve(sample, models); }
 
     double score(const Model &m, const ScoreLimit &lim, int *inliers) const {
         double s = 0, lr = 0;
@@ -86,7 +119,7 @@ private:
     }
 
     PoseProblem p_;
-    const Eigen::Vector3d *bearings_;
+    SampleSolver solver_;
     double th2_;
     std::vector<int> *scratch_;
 };

@@ -31,6 +31,7 @@ double pose_cost(const PoseProblem &p, const CameraPose &pose, const RobustLoss 
         const double ry = wi * p.fy * (Z.y() * iz - p.xn[i].y());
         cost += loss.cost(rx * rx + ry * ry);
     });
+    if (p.gravity_weight > 0) cost += (p.gravity_weight * (pose.R.col(1) - p.up_cam)).squaredNorm();
     return cost;
 }
 
@@ -69,6 +70,16 @@ LMReport refine_pose_lm(const PoseProblem &p, CameraPose *pose, const LMOptions 
             H.noalias() += wJt * J;  // fixed-size product: no temporaries
             g.noalias() += wJt * r;
         });
+        if (p.gravity_weight > 0) {
+            // r = k (R e_y − up); under R ← exp(ω) R, d(R e_y)/dω = −[R e_y]×.
+            const Eigen::Vector3d v = pose->R.col(1);
+            Eigen::Matrix3d Jw;
+            Jw << 0, v.z(), -v.y(), -v.z(), 0, v.x(), v.y(), -v.x(), 0;
+            Jw *= p.gravity_weight;
+            const Eigen::Vector3d r = p.gravity_weight * (v - p.up_cam);
+            H.topLeftCorner<3, 3>().noalias() += Jw.transpose() * Jw;
+            g.head<3>().noalias() += Jw.transpose() * r;
+        }
         rep.iterations = iter + 1;
         // Try damped steps; a few rejections in a row mean we sit at the minimum.
         bool improved = false, converged = false;

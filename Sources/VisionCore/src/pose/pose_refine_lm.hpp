@@ -19,6 +19,12 @@ struct PoseProblem {
     // losses stay in level-0 pixels. nullptr: all 1.
     const double *w = nullptr;
     double weight(int i) const { return w ? w[i] : 1.0; }
+    // Optional gravity prior: the measured world up (0, 1, 0) in camera coordinates (unit),
+    // and its weight, 1/σ in radians (σ: the IMU's gravity error). It adds the residual
+    // gravity_weight · (R·(0, 1, 0) − up_cam), so one σ of tilt costs as much as one pixel:
+    // a pose held by few points keeps the measured gravity, many points can overrule it.
+    Eigen::Vector3d up_cam = Eigen::Vector3d::Zero();
+    double gravity_weight = 0;
 };
 
 struct LMOptions {
