@@ -26,7 +26,7 @@ synth gallery6-walk  --layout gallery --seed 6 --session-seed 23 --trajectory wa
 synth gallery6-hard  --layout gallery --seed 6 --session-seed 33 --trajectory hard --frames 70
 synth gallery5-hard  --layout gallery --seed 5 --session-seed 34 --trajectory hard --frames 70
 [[ -f "$work/studio.vpsmap" ]] || "$arcloud" map build --session "$work/studio-mapping" \
-    --out "$work/studio.vpsmap" --name studio >/dev/null
+    --out "$work/studio.vpsmap" --name studio >"$work/map-build.log" 2>&1
 
 gallery=Maps/gallery.vpsmap studio="$work/studio.vpsmap"
 failed=0

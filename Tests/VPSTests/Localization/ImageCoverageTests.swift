@@ -27,11 +27,18 @@ import Testing
         #expect(!coverage.accepts(counts))
     }
 
-    @Test func oneMissTolerantPerTenRegions() {
+    @Test func threeMissesTolerantPerTenRegions() {
+        // 16 expected cells: 16 · 3 / 10 = 4 may stay empty, not 5.
         let predicted = everyCell.flatMap { points(inCell: $0.0, $0.1, count: 30) }
         let all = everyCell.map { points(inCell: $0.0, $0.1, count: 3) }
-        #expect(coverage.accepts(coverage.counts(predicted: predicted, inliers: all.dropFirst().joined(), width: 640, height: 480)))
-        #expect(!coverage.accepts(coverage.counts(predicted: predicted, inliers: all.dropFirst(2).joined(), width: 640, height: 480)))
+        #expect(coverage.accepts(coverage.counts(predicted: predicted, inliers: all.dropFirst(4).joined(), width: 640, height: 480)))
+        #expect(!coverage.accepts(coverage.counts(predicted: predicted, inliers: all.dropFirst(5).joined(), width: 640, height: 480)))
+        // 3 expected cells: none may stay empty.
+        let three = Array(everyCell.prefix(3))
+        let p3 = three.flatMap { points(inCell: $0.0, $0.1, count: 30) }
+        let i3 = three.map { points(inCell: $0.0, $0.1, count: 3) }
+        #expect(coverage.accepts(coverage.counts(predicted: p3, inliers: i3.joined(), width: 640, height: 480)))
+        #expect(!coverage.accepts(coverage.counts(predicted: p3, inliers: i3.dropFirst().joined(), width: 640, height: 480)))
     }
 
     @Test func sparselyPredictedRegionsAreNotExpected() {
