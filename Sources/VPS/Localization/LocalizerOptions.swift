@@ -79,7 +79,8 @@ public struct WeakSeedOptions: Sendable, Hashable {
     /// map point: guided matching admits any descriptor within `guidedMaxDistance` near a
     /// predicted projection, which random texture offers around any pose. On the shipped
     /// and extra negative sessions, wrong poses grew to 58–106 such inliers with 4–18
-    /// distinctive ones; right ones on blurred, dim frames had 84 or more…
+    /// distinctive ones; right ones on blurred, dim frames had 55 or more (a poster hung in
+    /// two scenes gives 44–61: `coverage` catches those)…
     public var minDistinctiveInliers = 40
     public var distinctiveDistance = 40
     /// …its camera must be within this distance (metres) of a mapping keyframe…

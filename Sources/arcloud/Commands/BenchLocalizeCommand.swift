@@ -10,17 +10,19 @@ struct BenchLocalizeCommand: Command {
         USAGE: arcloud bench localize --map <file.vpsmap> <session dir> [--frames N] [--features N]
 
         Runs, in one process on the same decoded frames and map, one thread each (OpenCV's own
-        thread pool is set to one thread too):
-          orb only   this project's ORB extraction alone (the floor of any localizer)
-          arcloud    this project's localizer, single-shot (vocabulary matching, upright P2P
-                     LO-RANSAC with the frame's gravity from its odometry, as a phone SDK
-                     sends it, up to two guided passes over the local map, LM)
+        thread pool is set to one thread too), in an order that rotates from frame to frame
+        (whatever runs right after the peer finds the caches cold):
+          orb only        this project's ORB extraction alone (the floor of any localizer)
+          arcloud         this project's localizer, single-shot (vocabulary matching, upright
+                          P2P LO-RANSAC with the frame's gravity from its odometry, as a phone
+                          SDK sends it, up to two guided passes over the local map, LM)
           arcloud+decode  the same, timed from the encoded image
-          image only the same localizer without gravity (P3P LO-RANSAC)
-          opencv     the same ORB extraction, then cv::BFMatcher k-NN against every map
-                     descriptor + ratio test + cv::solvePnPRansac (AP3P) + cv::solvePnPRefineLM
-                     (the map's descriptors come from this project's ORB, whose sampling
-                     pattern differs from cv::ORB's, so the peer extracts with it too)
+          image only      the same localizer without gravity (P3P LO-RANSAC)
+          opencv          the same ORB extraction, then cv::BFMatcher k-NN against every map
+                          descriptor + ratio test + cv::solvePnPRansac (AP3P) +
+                          cv::solvePnPRefineLM (the map's descriptors come from this
+                          project's ORB, whose sampling pattern differs from cv::ORB's, so
+                          the peer extracts with it too)
         and prints success rates, recall at (5 cm, 2°), median errors, frames per second,
         median time per frame, and the ratios. Build in release for meaningful figures:
           swift build -c release && .build/release/arcloud bench localize ...
