@@ -28,6 +28,9 @@ public struct DatasetProblem: Error, Sendable, Hashable, CustomStringConvertible
         case unreadableFrameImage
         /// A frame's image size differs from the camera's `width`×`height`.
         case imageSizeMismatch
+        /// Odometry whose frame is not gravity-aligned (+y up): its gravity disagrees with
+        /// the ground truth's, so the localizer would be handed a wrong gravity.
+        case odometryNotGravityAligned
     }
 
     public var kind: Kind

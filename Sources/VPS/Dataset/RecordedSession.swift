@@ -31,7 +31,9 @@ public struct RecordedSession: Sendable, Hashable, Codable {
         /// Ground truth `T_map_camera`, when known.
         public var pose: Pose?
         /// Device tracking pose in the device's own local frame (ARKit/ARCore-like,
-        /// drift included): `T_local_camera`.
+        /// drift included): `T_local_camera`. The local frame must be gravity-aligned with
+        /// +y up, as ARKit's and ARCore's are: the frame's `gravity` is read from it
+        /// (`SessionValidator` checks it against the ground truth).
         public var odometry: Pose?
 
         public init(id: String, timestamp: Double, image: String, pose: Pose? = nil, odometry: Pose? = nil) {

@@ -7,7 +7,8 @@ import Geometry
 /// non-unit quaternion) stop the check with that one problem, since nothing after can be
 /// trusted. Otherwise all problems are reported: invalid intrinsics, duplicate frame ids,
 /// non-monotonic timestamps, image paths outside the folder, missing or unreadable
-/// images, and images whose stored size differs from the camera's.
+/// images, images whose stored size differs from the camera's, and odometry that is not
+/// gravity-aligned where the ground truth says so.
 public enum SessionValidator {
     /// Problems of the session stored in `directory`; empty when it is valid.
     public static func validate(directory: URL) -> [DatasetProblem] {
@@ -59,7 +60,31 @@ public enum SessionValidator {
             }
             if let directory { problems += imageProblems(frame, index: i, session: session, directory: directory) }
         }
+        if let p = gravityProblem(session) { problems.append(p) }
         return problems
+    }
+
+    /// Frames' gravity comes from their odometry (`RecordedSession.Frame.gravity`), which
+    /// must therefore be gravity-aligned like ARKit's and ARCore's; where a frame also has
+    /// ground truth the two gravities can be compared. One problem for the session, naming
+    /// the first frame, since a frame convention is wrong for all frames or none.
+    static let maxGravityDisagreementDegrees = 5.0
+
+    private static func gravityProblem(_ session: RecordedSession) -> DatasetProblem? {
+        var bad: [(index: Int, degrees: Double)] = []
+        var compared = 0
+        for (i, frame) in session.frames.enumerated() {
+            guard let g = frame.gravity, let pose = frame.pose, abs(pose.rotation.norm - 1) <= 1e-3 else { continue }
+            compared += 1
+            let truth = pose.rotation.matrix.transposed * SIMD3(0, -1, 0)
+            let degrees = acos(max(-1, min(1, dot(normalize(g), truth)))) * 180 / .pi
+            if degrees > maxGravityDisagreementDegrees { bad.append((i, degrees)) }
+        }
+        guard let first = bad.first else { return nil }
+        return DatasetProblem(.odometryNotGravityAligned, at: "frames[\(first.index)].odometry",
+            String(format: "odometry is not gravity-aligned (+y up) in %d of %d frames (here %.1f° from the ground truth's gravity); "
+                   + "localization would use a wrong gravity: fix the odometry frame or localize with --no-gravity",
+                   bad.count, compared, first.degrees))
     }
 
     private static func imageProblems(_ frame: RecordedSession.Frame, index i: Int,

@@ -39,7 +39,8 @@ enum DatasetFixtures {
             let k = Double(i)
             let pose = Pose(rotation: Quaternion(axis: SIMD3(0, 1, 0), angle: k * 0.1),
                             translation: SIMD3(k, 1.5, -0.25))
-            let odometry = Pose(rotation: Quaternion(axis: SIMD3(0, 1, 0.1), angle: 0.3 + k),
+            // Gravity-aligned like ARKit's: the ground truth turned about +y (yaw drift).
+            let odometry = Pose(rotation: Quaternion(axis: SIMD3(0, 1, 0), angle: 0.3 + k) * pose.rotation,
                                 translation: SIMD3(0.5, k, 2))
             return RecordedSession.Frame(id: String(format: "%06d", i), timestamp: k * 0.1,
                                          image: String(format: "frames/%06d.jpg", i),

@@ -112,8 +112,21 @@ import VPS
         #expect(p.map(\.kind) == [.noFrames])
     }
 
+    @Test func odometryThatIsNotGravityAlignedIsReportedOnce() throws {
+        let tilt = Quaternion(axis: SIMD3(1, 0, 0), angle: 10 * .pi / 180)
+        let p = try problems { s in
+            for i in 1..<s.frames.count { s.frames[i].odometry!.rotation = tilt * s.frames[i].odometry!.rotation }
+        }
+        #expect(p.map(\.kind) == [.odometryNotGravityAligned])
+        #expect(p.first?.location == "frames[1].odometry")
+        #expect(p.first?.message.contains("2 of 3 frames") == true)
+        // Yaw drift alone (any angle about +y) keeps gravity: no problem.
+        let yaw = Quaternion(axis: SIMD3(0, 1, 0), angle: 2.5)
+        #expect(try problems { s in s.frames[0].odometry!.rotation = yaw * s.frames[0].odometry!.rotation }.isEmpty)
+    }
+
     @Test func everyKindIsCovered() {
         // Keeps this suite honest when a kind is added.
-        #expect(DatasetProblem.Kind.allCases.count == 12)
+        #expect(DatasetProblem.Kind.allCases.count == 13)
     }
 }
