@@ -7,15 +7,30 @@ struct CandidateIndex: Sendable {
     let depth: Int
     private let offsets: [Int32]
     private let points: [Int32]
+    /// Each word's node at `depth`: a frame quantizes its features to words once, and every
+    /// index finds their nodes by lookup.
+    private let nodeOfWord: [UInt32]
 
     init(map: VPSMap, vocabulary: Vocabulary, depth: Int) {
         self.depth = depth
-        let nodes = map.points.words.map { vocabulary.ancestor(ofWord: $0, atDepth: depth) }
+        let nodeOfWord = (0..<vocabulary.wordCount).map { vocabulary.ancestor(ofWord: UInt32($0), atDepth: depth) }
+        self.nodeOfWord = nodeOfWord
+        let nodes = map.points.words.map { Int($0) < nodeOfWord.count ? nodeOfWord[Int($0)] : 0 }
         let nodeCount = (nodes.max().map { Int($0) } ?? -1) + 1
         let grouped = GroupedByKey(keys: nodes.map { Int($0) }, values: (0..<nodes.count).map { Int32($0) },
                                    keyCount: nodeCount)
         self.offsets = grouped.offsets
         self.points = grouped.values
+    }
+
+    /// The node at `depth` above `word` (the root, 0, for a word the vocabulary lacks).
+    func node(ofWord word: UInt32) -> UInt32 {
+        Int(word) < nodeOfWord.count ? nodeOfWord[Int(word)] : 0
+    }
+
+    /// One candidate list per query word: the points under the word's node.
+    func candidates(forWords queryWords: [UInt32]) -> CandidateLists {
+        candidates(forNodes: queryWords.map(node(ofWord:)))
     }
 
     /// One candidate list per query node, written straight into CSR arrays (no per-list

@@ -133,8 +133,9 @@ public final class Localizer: Sendable {
         // or a weak seed that must then be confirmed; the coarser, costlier search runs
         // only while nothing is. (Growing the stronger of two weak seeds instead placed
         // as many frames on six blurred sessions, at a quarter more search time.)
+        var words: [UInt32]?
         for index in indexes where grownFrom == nil || unconfirmed != nil {
-            let a = try globalAttempt(query, index: index, timings: &timings)
+            let a = try globalAttempt(query, words: &words, index: index, timings: &timings)
             if accepts(a, query) {
                 attempt = try grow(a, query, timings: &timings)
                 unconfirmed = nil
@@ -211,11 +212,14 @@ public final class Localizer: Sendable {
         }
     }
 
-    private func globalAttempt(_ query: Query, index: CandidateIndex, timings: inout StageTimings) throws -> Attempt {
+    /// Global matching through `index`. `words` holds the frame's vocabulary words once the
+    /// first index quantized them: the coarser index looks up their ancestors.
+    private func globalAttempt(_ query: Query, words: inout [UInt32]?, index: CandidateIndex,
+                               timings: inout StageTimings) throws -> Attempt {
         var watch = Stopwatch()
         let features = query.features
-        let nodes = features.descriptors.withUnsafeBytes { vocabulary.quantize($0, nodeDepth: index.depth).nodes }
-        let lists = index.candidates(forNodes: nodes)
+        if words == nil { words = features.descriptors.withUnsafeBytes { vocabulary.words(for: $0) } }
+        let lists = index.candidates(forWords: words!)
         timings.retrieve += watch.lap()
         let matcher = DescriptorMatcher(ratio: options.globalRatio)
         let matches = try matcher.match(query: features.descriptors, train: map.points.descriptors, candidates: lists)
