@@ -318,9 +318,12 @@ public final class Localizer: Sendable {
     private func gravityDisagreement(_ evidence: Attempt, _ query: Query) -> String? {
         guard query.gravity != nil, let e = evidence.estimate else { return nil }
         // Only a clear image-only pose can veto (inlier ratio above ~0.3: found within 100
-        // samples); on blurred frames P3P finds nothing anyway, so the budget stays small.
+        // samples; no polishing, its inlier count is all that matters); on blurred frames
+        // P3P finds nothing anyway, so the budget stays small.
         var budget = options.ransac
         budget.maxIterations = 100
+        budget.localOptimization = false
+        budget.refinementLoss = nil
         let free = solve(evidence.matches, query, gravity: nil, ransac: budget)
         guard let f = free.estimate, 10 * f.inlierCount > 11 * e.inlierCount else { return nil }
         let t = tilt(of: f.cameraFromWorld, from: query.gravity)
