@@ -1,0 +1,135 @@
+import Foundation
+import Geometry
+import Vision
+
+/// When a pose counts: the acceptance thresholds, the checks a pose grown from a weak seed
+/// must pass, and the checks against the device's gravity and a tracking prior. Each
+/// returns a reason a person can read, which the frame's result reports.
+extension Localizer {
+    func accepts(_ a: Attempt, _ query: Query) -> Bool { rejection(a, query) == nil }
+
+    /// A pose with too few inliers to accept, but enough to grow by guided matching.
+    func isWeakSeed(_ a: Attempt, _ query: Query) -> Bool {
+        guard let e = a.estimate else { return false }
+        let minInliers = query.gravity == nil ? options.weakSeed.minInliers : options.weakSeed.minInliersWithGravity
+        return e.inlierCount >= minInliers && e.rmsError <= options.maxReprojectionError
+            && tilt(of: e.cameraFromWorld, from: query.gravity) <= options.maxGravityTilt
+    }
+
+    /// Why the global matches of `evidence` contradict the measured gravity, or nil.
+    /// Hypotheses and refinements lean on gravity, so a wrong one (a bad IMU, a client's
+    /// axis mix-up) can hold a pose that fits part of the image at its tilt (a wall seen
+    /// from higher up and tilted looks much like the true view), and guided matching then
+    /// finds support for it. Solved from the image alone, the same global matches give the
+    /// true pose, with more inliers and another tilt.
+    func gravityDisagreement(_ evidence: Attempt, _ query: Query) -> String? {
+        guard query.gravity != nil, let e = evidence.estimate else { return nil }
+        // Only a clear image-only pose can veto (inlier ratio above ~0.3: found within 100
+        // samples; no polishing, its inlier count is all that matters); on blurred frames
+        // P3P finds nothing anyway, so the budget stays small.
+        var budget = options.ransac
+        budget.maxIterations = 100
+        budget.localOptimization = false
+        budget.refinementLoss = nil
+        let free = solve(evidence.matches, query, gravity: nil, ransac: budget)
+        guard let f = free.estimate, 10 * f.inlierCount > 11 * e.inlierCount else { return nil }
+        let t = tilt(of: f.cameraFromWorld, from: query.gravity)
+        if t <= options.maxGravityTilt { return nil }
+        return String(format: "the image alone fits a pose tilted %.1f° from the measured gravity with %d inliers, against %d",
+                      t, f.inlierCount, e.inlierCount)
+    }
+
+    /// Degrees between the gravity `pose` implies and the measured one (0 when unmeasured).
+    func tilt(of pose: CameraFromWorld, from gravity: SIMD3<Double>?) -> Double {
+        guard let g = gravity else { return 0 }
+        let implied = pose.rotation * SIMD3(0, -1, 0)
+        return acos(max(-1, min(1, dot(implied, g)))) * 180 / .pi
+    }
+
+    /// Why a pose grown from a weak seed is not confirmed, or nil when it is: it must pass a
+    /// stricter acceptance, with enough distinctive inliers, and explain with them every part
+    /// of the image the map says it shows.
+    func confirmationProblem(grownFrom seed: Attempt, _ grown: Attempt, _ query: Query) -> String? {
+        let weak = "weak seed (\(seed.inliers) inliers)"
+        guard let e = grown.estimate, grown.inliers >= options.weakSeed.minGrownInliers else {
+            return "\(weak) grew to \(grown.inliers) < \(options.weakSeed.minGrownInliers) inliers"
+        }
+        let ratio = Double(e.inlierCount) / Double(max(grown.matches.count, 1))
+        if ratio < options.weakSeed.minGrownInlierRatio {
+            return String(format: "%@ grew to inlier ratio %.2f below %.2f", weak, ratio, options.weakSeed.minGrownInlierRatio)
+        }
+        let distinctive = grown.inlierMatches.filter { $0.distance <= options.weakSeed.distinctiveDistance }
+            .map { query.keypoints[$0.query].position }
+        if distinctive.count < options.weakSeed.minDistinctiveInliers {
+            return "\(weak) grew to \(distinctive.count) < \(options.weakSeed.minDistinctiveInliers) distinctive inliers"
+        }
+        let centre = e.pose.center
+        let nearest = map.keyframes.lazy.map { length($0.pose.translation - centre) }.min() ?? .infinity
+        if nearest > options.weakSeed.maxDistanceToKeyframes {
+            return String(format: "%@ grew to a pose %.1f m from the nearest mapping keyframe", weak, nearest)
+        }
+        let counts = coverage(of: e.cameraFromWorld, by: distinctive, query.camera)
+        if !options.weakSeed.coverage.accepts(counts) {
+            return "\(weak) grew to a pose that explains \(counts.explained) of \(counts.expected) image regions"
+        }
+        return nil
+    }
+
+    /// Image regions where `pose` predicts visible map points, and those holding `inliers`.
+    func coverage(of pose: CameraFromWorld, by inliers: [SIMD2<Double>],
+                          _ camera: CameraIntrinsics) -> ImageCoverage.Counts {
+        let centre = pose.pose.center
+        let minCos = cos(options.maxViewingAngle * .pi / 180)
+        let predicted = (0..<map.points.count).lazy.compactMap { i -> SIMD2<Double>? in
+            let w = self.map.points.position(i)
+            let c = pose.apply(w)
+            guard c.z > 0.05, self.viewing.isPlausible(point: i, at: w, from: centre, minCos: minCos) else { return nil }
+            return camera.project(c)
+        }
+        return options.weakSeed.coverage.counts(predicted: predicted, inliers: inliers,
+                                                width: camera.width, height: camera.height)
+    }
+
+    /// Whether a pose found around a tracking prior stays within the prior's tolerance.
+    func agrees(_ pose: Pose, with prior: Pose) -> Bool {
+        let e = pose.error(to: prior)
+        return e.translation <= options.priorTolerance.metres && e.rotationDegrees <= options.priorTolerance.degrees
+    }
+
+    /// The fraction of `evidence`'s inliers that are still inliers under `pose`.
+    func supportFraction(of evidence: Attempt, under pose: CameraFromWorld, _ query: Query) -> Double {
+        let keypoints = query.keypoints, camera = query.camera
+        guard let e = evidence.estimate, e.inlierCount > 0 else { return 0 }
+        var kept = 0
+        for m in evidence.inlierMatches {
+            let k = keypoints[m.query]
+            guard let p = camera.project(pose.apply(map.points.position(m.train))) else { continue }
+            let sigma = octaveSigma[min(k.octave, octaveSigma.count - 1)]
+            let d = (p - k.position) / sigma
+            if (d * d).sum() < options.ransac.threshold * options.ransac.threshold { kept += 1 }
+        }
+        return Double(kept) / Double(e.inlierCount)
+    }
+
+    /// Why an attempt fails acceptance, or nil when it passes.
+    func rejection(_ a: Attempt?, _ query: Query) -> String? {
+        guard let a, let e = a.estimate else {
+            return "no pose: \(a?.matches.count ?? 0) tentative matches"
+        }
+        if e.inlierCount < options.minInliers {
+            return "too few inliers (\(e.inlierCount) < \(options.minInliers))"
+        }
+        let ratio = Double(e.inlierCount) / Double(max(a.matches.count, 1))
+        if ratio < options.minInlierRatio {
+            return String(format: "inlier ratio %.2f below %.2f", ratio, options.minInlierRatio)
+        }
+        if e.rmsError > options.maxReprojectionError {
+            return String(format: "reprojection error %.2f px above %.2f px", e.rmsError, options.maxReprojectionError)
+        }
+        let tilt = tilt(of: e.cameraFromWorld, from: query.gravity)
+        if tilt > options.maxGravityTilt {
+            return String(format: "pose tilts %.1f° from the measured gravity (at most %.1f°)", tilt, options.maxGravityTilt)
+        }
+        return nil
+    }
+}
