@@ -36,6 +36,11 @@ public struct Pose: Sendable, Hashable, Codable {
     /// Camera centre when this is `T_map_camera`.
     public var center: SIMD3<Double> { translation }
 
+    /// World down, (0, −1, 0) in a map frame with +y up, in the camera's coordinates when
+    /// this is `T_map_camera` (or `T_local_camera` of a gravity-aligned tracking frame):
+    /// what a phone's IMU reports as gravity.
+    public var gravityInCamera: SIMD3<Double> { rotation.matrix.transposed * SIMD3(0, -1, 0) }
+
     /// Translation distance (same units as the poses) and rotation angle (degrees).
     public func error(to other: Pose) -> (translation: Double, rotationDegrees: Double) {
         (length(translation - other.translation), rotation.angle(to: other.rotation) * 180 / .pi)
@@ -96,4 +101,9 @@ extension Pose {
         guard abs(q.norm - 1) < 1e-3 else { return nil }
         return (f[0], Pose(rotation: q.normalized, translation: SIMD3(f[1], f[2], f[3])))
     }
+}
+
+/// The angle between two directions (any lengths > 0), in degrees.
+public func angleDegrees(between a: SIMD3<Double>, and b: SIMD3<Double>) -> Double {
+    acos(max(-1, min(1, dot(normalize(a), normalize(b))))) * 180 / .pi
 }

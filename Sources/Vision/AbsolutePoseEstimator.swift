@@ -206,7 +206,12 @@ public struct AbsolutePoseEstimator: Sendable, Hashable {
         var r = [Double](repeating: 0, count: 36), t = [Double](repeating: 0, count: 12)
         var count: Int32 = 0
         try VisionError.check(vc_pose_p3p(b, x, &r, &t, &count))
-        return (0 ..< Int(count)).map { i in
+        return poses(rowMajorRotations: r, translations: t, count: count)
+    }
+
+    /// The first `count` poses of a minimal solver's output buffers.
+    static func poses(rowMajorRotations r: [Double], translations t: [Double], count: Int32) -> [CameraFromWorld] {
+        (0 ..< Int(count)).map { i in
             CameraFromWorld(rotation: Matrix3(rowMajor: Array(r[9 * i ..< 9 * i + 9])),
                             translation: SIMD3(t[3 * i], t[3 * i + 1], t[3 * i + 2]))
         }
@@ -226,10 +231,7 @@ extension AbsolutePoseEstimator {
         var r = [Double](repeating: 0, count: 18), t = [Double](repeating: 0, count: 6)
         var count: Int32 = 0
         try VisionError.check(vc_pose_p2p_upright(b, x, g, &r, &t, &count))
-        return (0 ..< Int(count)).map { i in
-            CameraFromWorld(rotation: Matrix3(rowMajor: Array(r[9 * i ..< 9 * i + 9])),
-                            translation: SIMD3(t[3 * i], t[3 * i + 1], t[3 * i + 2]))
-        }
+        return poses(rowMajorRotations: r, translations: t, count: count)
     }
 }
 

@@ -46,7 +46,7 @@ public struct RecordedSession: Sendable, Hashable, Codable {
         /// down (0, −1, 0) seen from the camera is `R_local_camera⁻¹ · (0, −1, 0)`. Drift
         /// in yaw and position does not change it. Nil without odometry.
         public var gravity: SIMD3<Double>? {
-            odometry.map { $0.rotation.matrix.transposed * SIMD3(0, -1, 0) }
+            odometry?.gravityInCamera
         }
     }
 }

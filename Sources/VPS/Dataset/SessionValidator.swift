@@ -76,8 +76,7 @@ public enum SessionValidator {
         for (i, frame) in session.frames.enumerated() {
             guard let g = frame.gravity, let pose = frame.pose, abs(pose.rotation.norm - 1) <= 1e-3 else { continue }
             compared += 1
-            let truth = pose.rotation.matrix.transposed * SIMD3(0, -1, 0)
-            let degrees = acos(max(-1, min(1, dot(normalize(g), truth)))) * 180 / .pi
+            let degrees = angleDegrees(between: g, and: pose.gravityInCamera)
             if degrees > maxGravityDisagreementDegrees { bad.append((i, degrees)) }
         }
         guard let first = bad.first else { return nil }

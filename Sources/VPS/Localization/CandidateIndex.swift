@@ -13,9 +13,8 @@ struct CandidateIndex: Sendable {
 
     init(map: VPSMap, vocabulary: Vocabulary, depth: Int) {
         self.depth = depth
-        let nodeOfWord = (0..<vocabulary.wordCount).map { vocabulary.ancestor(ofWord: UInt32($0), atDepth: depth) }
-        self.nodeOfWord = nodeOfWord
-        let nodes = map.points.words.map { Int($0) < nodeOfWord.count ? nodeOfWord[Int($0)] : 0 }
+        nodeOfWord = (0..<vocabulary.wordCount).map { vocabulary.ancestor(ofWord: UInt32($0), atDepth: depth) }
+        let nodes = map.points.words.map { [nodeOfWord] in Self.node(ofWord: $0, in: nodeOfWord) }
         let nodeCount = (nodes.max().map { Int($0) } ?? -1) + 1
         let grouped = GroupedByKey(keys: nodes.map { Int($0) }, values: (0..<nodes.count).map { Int32($0) },
                                    keyCount: nodeCount)
@@ -24,8 +23,10 @@ struct CandidateIndex: Sendable {
     }
 
     /// The node at `depth` above `word` (the root, 0, for a word the vocabulary lacks).
-    func node(ofWord word: UInt32) -> UInt32 {
-        Int(word) < nodeOfWord.count ? nodeOfWord[Int(word)] : 0
+    func node(ofWord word: UInt32) -> UInt32 { Self.node(ofWord: word, in: nodeOfWord) }
+
+    private static func node(ofWord word: UInt32, in table: [UInt32]) -> UInt32 {
+        Int(word) < table.count ? table[Int(word)] : 0
     }
 
     /// One candidate list per query word: the points under the word's node.

@@ -42,8 +42,7 @@ extension Localizer {
     /// Degrees between the gravity `pose` implies and the measured one (0 when unmeasured).
     func tilt(of pose: CameraFromWorld, from gravity: SIMD3<Double>?) -> Double {
         guard let g = gravity else { return 0 }
-        let implied = pose.rotation * SIMD3(0, -1, 0)
-        return acos(max(-1, min(1, dot(implied, g)))) * 180 / .pi
+        return angleDegrees(between: pose.rotation * SIMD3(0, -1, 0), and: g)
     }
 
     /// Why a pose grown from a weak seed is not confirmed, or nil when it is: it must pass a

@@ -12,11 +12,17 @@ struct CameraPose {
     Eigen::Vector3d apply(const Eigen::Vector3d &X) const { return R * X + t; }
 };
 
+// The cross-product matrix [w]×: skew(w) * v == w.cross(v).
+inline Eigen::Matrix3d skew(const Eigen::Vector3d &w) {
+    Eigen::Matrix3d K;
+    K << 0, -w.z(), w.y(), w.z(), 0, -w.x(), -w.y(), w.x(), 0;
+    return K;
+}
+
 // Rotation matrix of the rotation vector w (Rodrigues), accurate near zero.
 inline Eigen::Matrix3d exp_so3(const Eigen::Vector3d &w) {
     const double th2 = w.squaredNorm();
-    Eigen::Matrix3d K;
-    K << 0, -w.z(), w.y(), w.z(), 0, -w.x(), -w.y(), w.x(), 0;
+    const Eigen::Matrix3d K = skew(w);
     double a, b;
     if (th2 < 1e-16) {
         a = 1 - th2 / 6;

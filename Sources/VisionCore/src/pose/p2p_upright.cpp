@@ -16,9 +16,7 @@ Eigen::Matrix3d gravity_alignment(const Eigen::Vector3d &down_cam) {
     const Eigen::Vector3d d = down_cam.normalized(), e(0, -1, 0);
     const double c = d.dot(e);
     if (c < -1 + 1e-12) return Eigen::Vector3d(1, -1, -1).asDiagonal();  // upside down: π about x
-    const Eigen::Vector3d v = d.cross(e);
-    Eigen::Matrix3d K;
-    K << 0, -v.z(), v.y(), v.z(), 0, -v.x(), -v.y(), v.x(), 0;
+    const Eigen::Matrix3d K = skew(d.cross(e));
     // Rodrigues for the rotation taking d to e: I + K + K² / (1 + c).
     return Eigen::Matrix3d::Identity() + K + K * K / (1 + c);
 }
@@ -30,8 +28,7 @@ int p2p_upright(const Eigen::Vector3d bearings[2], const Eigen::Vector3d X[2], C
         const Eigen::Vector3d &b = bearings[i], &P = X[i];
         const Eigen::Vector3d A(-P.x(), P.y(), -P.z()), B(2 * P.z(), 0, -2 * P.x());
         // Rows of [b]×; the row missing b's largest component is the weakest: drop it.
-        Eigen::Matrix3d bx;
-        bx << 0, -b.z(), b.y(), b.z(), 0, -b.x(), -b.y(), b.x(), 0;
+        const Eigen::Matrix3d bx = skew(b);
         int drop;
         b.cwiseAbs().maxCoeff(&drop);
         for (int r = 0, k = 2 * i; r < 3; ++r) {

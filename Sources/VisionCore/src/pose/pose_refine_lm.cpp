@@ -60,8 +60,7 @@ LMReport refine_pose_lm(const PoseProblem &p, CameraPose *pose, const LMOptions 
             // dr/dZ (2×3) times dZ/d(ω, δ) = [−[RX]× | I].
             Eigen::Matrix<double, 2, 3> dr;
             dr << fx * iz, 0, -fx * u * iz, 0, fy * iz, -fy * v * iz;
-            Eigen::Matrix3d dZ;
-            dZ << 0, RX.z(), -RX.y(), -RX.z(), 0, RX.x(), RX.y(), -RX.x(), 0;
+            const Eigen::Matrix3d dZ = -skew(RX);
             Eigen::Matrix<double, 2, 6> J;
             J.leftCols<3>() = dr * dZ;
             J.rightCols<3>() = dr;
@@ -73,9 +72,7 @@ LMReport refine_pose_lm(const PoseProblem &p, CameraPose *pose, const LMOptions 
         if (p.gravity_weight > 0) {
             // r = k (R e_y − up); under R ← exp(ω) R, d(R e_y)/dω = −[R e_y]×.
             const Eigen::Vector3d v = pose->R.col(1);
-            Eigen::Matrix3d Jw;
-            Jw << 0, v.z(), -v.y(), -v.z(), 0, v.x(), v.y(), -v.x(), 0;
-            Jw *= p.gravity_weight;
+            const Eigen::Matrix3d Jw = -p.gravity_weight * skew(v);
             const Eigen::Vector3d r = p.gravity_weight * (v - p.up_cam);
             H.topLeftCorner<3, 3>().noalias() += Jw.transpose() * Jw;
             g.head<3>().noalias() += Jw.transpose() * r;
