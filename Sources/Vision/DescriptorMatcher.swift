@@ -134,4 +134,38 @@ public struct DescriptorMatcher: Sendable, Hashable {
         try VisionError.check(status)
         return raw.prefix(Int(n)).map(Self.convert)
     }
+
+    /// Bucketed matching: `train` is grouped in contiguous runs, bucket b being descriptors
+    /// `bucketOffsets[b] ..< bucketOffsets[b + 1]` (say, the map points under one vocabulary
+    /// node, stored together); query i is compared with every descriptor of each bucket in
+    /// its list `buckets` (bucket indices). Reads consecutive memory and builds no
+    /// per-candidate index list. Matches name train descriptors, not buckets.
+    public func match(query: [UInt8], train: [UInt8], bucketOffsets: [Int32],
+                      buckets: CandidateLists) throws(VisionError) -> [DescriptorMatch] {
+        let nq = try Self.count(query, "query"), nt = try Self.count(train, "train")
+        guard buckets.queryCount == Int(nq) else {
+            throw VisionError(.invalidArgument, "\(buckets.queryCount) bucket lists for \(nq) queries")
+        }
+        guard !bucketOffsets.isEmpty else { throw VisionError(.invalidArgument, "no bucket offsets") }
+        var opts = cOptions
+        var raw = [vc_match](repeating: vc_match(), count: Int(nq))
+        var n: Int32 = 0
+        let status = query.withUnsafeBufferPointer { q in
+            train.withUnsafeBufferPointer { t in
+                bucketOffsets.withUnsafeBufferPointer { bo in
+                    buckets.offsets.withUnsafeBufferPointer { off in
+                        buckets.indices.withUnsafeBufferPointer { idx in
+                            raw.withUnsafeMutableBufferPointer { out in
+                                vc_match_buckets(q.baseAddress, nq, t.baseAddress, nt, bo.baseAddress,
+                                                 Int32(bo.count - 1), off.baseAddress, idx.baseAddress, &opts,
+                                                 out.baseAddress, &n)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        try VisionError.check(status)
+        return raw.prefix(Int(n)).map(Self.convert)
+    }
 }

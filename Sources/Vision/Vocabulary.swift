@@ -149,6 +149,29 @@ public final class Vocabulary: @unchecked Sendable {
         return (words, nodes)
     }
 
+    /// Multi-probe quantization: per descriptor, the nodes at `nodeDepth` reached by
+    /// following, at every level, each child within `slackBits` of the closest sibling;
+    /// at most `maxProbes` (1...64), the plain descent's node first. CSR layout: descriptor
+    /// i's nodes are `nodes[offsets[i] ..< offsets[i + 1]]`.
+    public func probes(_ descriptors: UnsafeRawBufferPointer, nodeDepth: Int, maxProbes: Int,
+                       slackBits: Int) -> (offsets: [Int32], nodes: [UInt32]) {
+        let n = descriptors.count / Self.descriptorBytes
+        guard n > 0 else { return ([0], []) }
+        let probes = min(max(maxProbes, 1), 64)
+        let base = descriptors.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var offsets = [Int32](repeating: 0, count: n + 1)
+        var nodes = [UInt32](repeating: 0, count: n * probes)
+        offsets.withUnsafeMutableBufferPointer { o in
+            nodes.withUnsafeMutableBufferPointer { nd in
+                _ = vc_vocab_quantize_probes(handle, base, n, Int32(clamping: nodeDepth), Int32(probes),
+                                             Int32(clamping: max(slackBits, 0)), o.baseAddress, nd.baseAddress,
+                                             nd.count)
+            }
+        }
+        nodes.removeLast(nodes.count - Int(offsets[n]))
+        return (offsets, nodes)
+    }
+
     /// The node at `depth` on the path from the root to `word` (the word's own node when
     /// shallower): group stored words by the same coarse node the query gets from `quantize`.
     public func ancestor(ofWord word: UInt32, atDepth depth: Int) -> UInt32 {

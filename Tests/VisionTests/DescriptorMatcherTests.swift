@@ -83,6 +83,42 @@ import Vision
         }
     }
 
+    /// Buckets are contiguous runs of train descriptors: matching a query against its
+    /// buckets is guided matching against the indices those runs cover.
+    @Test func bucketMatchingEqualsGuidedMatchingOverTheBuckets() throws {
+        let train = descriptors(400, seed: 21)
+        let query = flip(Array(train[0 ..< 32 * 120]), bits: 20, seed: 22) + descriptors(30, seed: 23)
+        let nq = query.count / 32
+        // 40 buckets of uneven size covering the first 390 train descriptors.
+        var bucketOffsets: [Int32] = [0]
+        var rng = SplitMix(seed: 24)
+        for b in 0 ..< 40 { bucketOffsets.append(b == 39 ? 390 : min(390, bucketOffsets.last! + Int32.random(in: 0 ... 19, using: &rng))) }
+        var buckets = CandidateLists(), lists = CandidateLists()
+        for _ in 0 ..< nq {
+            let mine = (0 ..< Int.random(in: 0 ... 4, using: &rng)).map { _ in Int.random(in: 0 ..< 40, using: &rng) }
+            buckets.append(mine)
+            lists.append(mine.flatMap { Int(bucketOffsets[$0]) ..< Int(bucketOffsets[$0 + 1]) })
+        }
+        for matcher in [DescriptorMatcher(ratio: 0.8), DescriptorMatcher(ratio: nil, maxDistance: 60, mutual: true)] {
+            let byBuckets = try matcher.match(query: query, train: train, bucketOffsets: bucketOffsets, buckets: buckets)
+            let guided = try matcher.match(query: query, train: train, candidates: lists)
+            #expect(byBuckets == guided)
+            #expect(!byBuckets.isEmpty)
+        }
+        // A bucket that does not exist, or buckets reaching past the train set, are refused.
+        var bad = CandidateLists()
+        for q in 0 ..< nq { bad.append(q == 3 ? [40] : []) }
+        #expect(throws: VisionError.self) {
+            try DescriptorMatcher().match(query: query, train: train, bucketOffsets: bucketOffsets, buckets: bad)
+        }
+        #expect(throws: VisionError.self) {
+            try DescriptorMatcher().match(query: query, train: train, bucketOffsets: [0, 401], buckets: buckets)
+        }
+        #expect(throws: VisionError.self) {
+            try DescriptorMatcher().match(query: query, train: train, bucketOffsets: [0, 5, 3], buckets: buckets)
+        }
+    }
+
     @Test func badDescriptorBuffersAreRejected() throws {
         #expect(throws: VisionError.self) { try DescriptorMatcher().match(query: [1, 2, 3], train: []) }
         #expect(try DescriptorMatcher().match(query: [], train: descriptors(3, seed: 1)).isEmpty)

@@ -70,4 +70,38 @@ import Geometry
             }
         }
     }
+
+    /// Dense clusters fill every keypoint's top-K many times over: the kept lists must be
+    /// exactly the K nearest projections within the radius, nearest first (ties by point
+    /// index), as a brute-force search over all pairs finds them, at each cell/radius size.
+    @Test func keepsTheNearestProjectionsAsBruteForceDoes() throws {
+        var state: UInt64 = 0x9E3779B97F4A7C15
+        func uniform(_ lo: Double, _ hi: Double) -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return lo + (hi - lo) * Double(state >> 11) / Double(1 << 53)
+        }
+        // Points 1–4 m ahead projecting into a 120 px square (some just outside the image).
+        var points: [Double] = []
+        for _ in 0..<3000 {
+            let z = uniform(1, 4), u = uniform(-20, 100), v = uniform(200, 320)
+            points += [(u - camera.cx) * z / camera.fx, (v - camera.cy) * z / camera.fy, z]
+        }
+        let keypoints = (0..<400).map { _ in Keypoint(x: Float(uniform(-5, 100)), y: Float(uniform(200, 320))) }
+        for (radius, k) in [(4.0, 3), (12.0, 6), (20.0, 8)] {
+            let search = ProjectionSearch(radius: radius, maxCandidatesPerKeypoint: k)
+            let got = lists(try search.candidates(prior: identity, camera: camera, worldPoints: points,
+                                                  keypoints: keypoints))
+            for (q, kp) in keypoints.enumerated() {
+                var hits: [(d2: Float, point: Int)] = []
+                for p in 0..<points.count / 3 {
+                    let z = points[3 * p + 2]
+                    let u = camera.fx * points[3 * p] / z + camera.cx, v = camera.fy * points[3 * p + 1] / z + camera.cy
+                    let du = Double(kp.x) - u, dv = Double(kp.y) - v
+                    if du * du + dv * dv <= radius * radius { hits.append((Float(du * du + dv * dv), p)) }
+                }
+                let expected = hits.sorted { ($0.d2, $0.point) < ($1.d2, $1.point) }.prefix(k).map(\.point)
+                #expect(got[q] == expected, "keypoint \(q) at \(kp.x),\(kp.y), radius \(radius)")
+            }
+        }
+    }
 }

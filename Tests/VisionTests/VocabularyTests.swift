@@ -66,6 +66,57 @@ struct VocabularyTests {
         }
     }
 
+    /// Multi-probe quantization: the plain descent's node first, then nodes whose path
+    /// stays within the slack of the closest sibling; zero slack and one probe is the
+    /// plain descent, more slack probes a superset.
+    @Test func probesStartWithThePlainNodeAndGrowWithTheSlack() throws {
+        let data = clusteredDescriptors(centres: 30, perCentre: 20, flips: 25, seed: 3).variants.flatMap { $0 }
+        let vocab = try Vocabulary.train(descriptors: data, parameters: .init(branching: 5, levels: 4))
+        let n = data.count / 32
+        func lists(_ p: (offsets: [Int32], nodes: [UInt32])) -> [[UInt32]] {
+            (0..<n).map { i in Array(p.nodes[Int(p.offsets[i])..<Int(p.offsets[i + 1])]) }
+        }
+        for depth in 1...3 {
+            let plain = data.withUnsafeBytes { vocab.quantize($0, nodeDepth: depth) }.nodes
+            let nodesAtDepth = Set((0..<vocab.wordCount).map { vocab.ancestor(ofWord: UInt32($0), atDepth: depth) })
+            let one = lists(data.withUnsafeBytes { vocab.probes($0, nodeDepth: depth, maxProbes: 1, slackBits: 0) })
+            #expect(one == plain.map { [$0] })
+            let few = lists(data.withUnsafeBytes { vocab.probes($0, nodeDepth: depth, maxProbes: 4, slackBits: 12) })
+            let many = lists(data.withUnsafeBytes { vocab.probes($0, nodeDepth: depth, maxProbes: 64, slackBits: 12) })
+            let more = lists(data.withUnsafeBytes { vocab.probes($0, nodeDepth: depth, maxProbes: 64, slackBits: 40) })
+            for i in 0..<n {
+                #expect(few[i].first == plain[i] && few[i].count <= 4 && Set(few[i]).count == few[i].count)
+                #expect(few[i].allSatisfy(nodesAtDepth.contains))
+                #expect(Set(few[i]).isSubset(of: Set(many[i])))
+                // (Unless the wider slack filled all 64 probes with closer nodes.)
+                if more[i].count < 64 { #expect(Set(many[i]).isSubset(of: Set(more[i]))) }
+            }
+            if depth > 1 { #expect(more.map(\.count).reduce(0, +) > n, "no descriptor probed a second node") }
+        }
+    }
+
+    /// A descriptor pushed across a cluster boundary by noise misses its word's node in the
+    /// plain descent; probing finds it again for many of them.
+    @Test func probesRecoverDescriptorsThatNoiseMovedAcrossABoundary() throws {
+        let data = clusteredDescriptors(centres: 60, perCentre: 10, flips: 30, seed: 8)
+        let train = data.variants.flatMap { $0 }
+        let vocab = try Vocabulary.train(descriptors: train, parameters: .init(branching: 4, levels: 4))
+        let trainedNodes = train.withUnsafeBytes { vocab.quantize($0, nodeDepth: 3) }.nodes
+        var rng = SplitMix(seed: 9)
+        let noisy = data.variants.flatMap { flipBits($0, count: 40, using: &rng) }
+        let plain = noisy.withUnsafeBytes { vocab.quantize($0, nodeDepth: 3) }.nodes
+        let probes = noisy.withUnsafeBytes { vocab.probes($0, nodeDepth: 3, maxProbes: 8, slackBits: 16) }
+        var plainHits = 0, probeHits = 0
+        for i in 0..<plain.count {
+            let probed = probes.nodes[Int(probes.offsets[i])..<Int(probes.offsets[i + 1])]
+            if plain[i] == trainedNodes[i] { plainHits += 1 }
+            if probed.contains(trainedNodes[i]) { probeHits += 1 } else { #expect(plain[i] != trainedNodes[i]) }
+        }
+        #expect(plainHits < plain.count, "the noise moved no descriptor: the test shows nothing")
+        #expect(probeHits - plainHits >= (plain.count - plainHits) / 3,
+                "probing found \(probeHits - plainHits) of \(plain.count - plainHits) moved descriptors")
+    }
+
     @Test func serialisationRoundTrips() throws {
         let data = clusteredDescriptors(centres: 25, perCentre: 12, flips: 30, seed: 4).variants.flatMap { $0 }
         let vocab = try Vocabulary.train(descriptors: data, parameters: .adaptive(descriptorCount: 300))

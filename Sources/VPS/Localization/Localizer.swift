@@ -20,7 +20,10 @@ import Vision
 ///
 /// Matching goes straight from image features to map points through the vocabulary
 /// (as in Sattler et al.'s Active Search) instead of first retrieving keyframes: it skips
-/// a retrieval stage and its recall loss, and costs a few thousand Hamming distances.
+/// a retrieval stage and its recall loss, and costs a few thousand Hamming distances. A
+/// frame it cannot place is matched again with multi-probe quantization: blur moves many
+/// descriptors across a cluster boundary of the vocabulary, so each feature also tries the
+/// nodes it lies nearly as close to (`LocalizerOptions.fallbackProbes`).
 ///
 /// Thread safety: `localize` may be called from any thread; calls on one localizer
 /// serialise on its ORB extractor. For parallel work make one localizer per worker with
@@ -28,10 +31,8 @@ import Vision
 public final class Localizer: Sendable {
     public let map: VPSMap
     public let options: LocalizerOptions
-    /// Vocabulary-node candidate indexes, finest first: a frame the first cannot place is
-    /// tried again with the next, coarser one (more candidates per feature, better recall
-    /// under blur and lighting change, more Hamming distances).
-    private let indexes: [CandidateIndex]
+    /// Vocabulary node → map points, for global matching.
+    private let index: CandidateIndex
     let viewing: ViewingDirections
     private let localMap: LocalMap
     private let vocabulary: Vocabulary
@@ -45,23 +46,22 @@ public final class Localizer: Sendable {
             throw LocalizationError.emptyMap(map.metadata.name)
         }
         let depth = min(options.candidateDepth ?? max(1, vocabulary.depth - 1), vocabulary.depth)
-        let depths = options.fallbackToCoarserCandidates && depth > 1 ? [depth, depth - 1] : [depth]
         self.init(map: map, options: options, vocabulary: vocabulary,
-                  indexes: depths.map { CandidateIndex(map: map, vocabulary: vocabulary, depth: $0) },
+                  index: CandidateIndex(map: map, vocabulary: vocabulary, depth: depth),
                   viewing: ViewingDirections(map: map), localMap: LocalMap(map: map),
                   extractor: try ORBExtractor(options: options.orb))
     }
 
-    private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, indexes: [CandidateIndex],
+    private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, index: CandidateIndex,
                  viewing: ViewingDirections, localMap: LocalMap, extractor: ORBExtractor) {
         self.map = map; self.options = options; self.vocabulary = vocabulary
-        self.indexes = indexes; self.viewing = viewing; self.localMap = localMap; self.extractor = extractor
+        self.index = index; self.viewing = viewing; self.localMap = localMap; self.extractor = extractor
         octaveSigma = (0..<max(options.orb.levels, 1)).map { pow(Double(options.orb.scaleFactor), Double($0)) }
     }
 
     /// Another localizer over the same map and index with its own scratch buffers.
     public func makeWorker() throws -> Localizer {
-        Localizer(map: map, options: options, vocabulary: vocabulary, indexes: indexes, viewing: viewing,
+        Localizer(map: map, options: options, vocabulary: vocabulary, index: index, viewing: viewing,
                   localMap: localMap, extractor: try ORBExtractor(options: options.orb))
     }
 
@@ -129,13 +129,13 @@ public final class Localizer: Sendable {
             grownFrom = a
             usedPrior = true
         }
-        // Finest candidates first. Each global pose is grown at once: an acceptable one,
-        // or a weak seed that must then be confirmed; the coarser, costlier search runs
-        // only while nothing is. (Growing the stronger of two weak seeds instead placed
-        // as many frames on six blurred sessions, at a quarter more search time.)
-        var words: [UInt32]?
-        for index in indexes where grownFrom == nil || unconfirmed != nil {
-            let a = try globalAttempt(query, words: &words, index: index, timings: &timings)
+        // Each global pose is grown at once: an acceptable one, or a weak seed that must
+        // then be confirmed; the multi-probe search, costlier, runs only while nothing is.
+        // (Growing the stronger of two weak seeds instead placed as many frames on six
+        // blurred sessions, at a quarter more search time.)
+        let searches: [GlobalSearch] = options.fallbackProbes.map { [.words, .probes($0)] } ?? [.words]
+        for search in searches where grownFrom == nil || unconfirmed != nil {
+            let a = try globalAttempt(query, search: search, timings: &timings)
             if accepts(a, query) {
                 attempt = try grow(a, query, timings: &timings)
                 unconfirmed = nil
@@ -212,17 +212,34 @@ public final class Localizer: Sendable {
         }
     }
 
-    /// Global matching through `index`. `words` holds the frame's vocabulary words once the
-    /// first index quantized them: the coarser index looks up their ancestors.
-    private func globalAttempt(_ query: Query, words: inout [UInt32]?, index: CandidateIndex,
-                               timings: inout StageTimings) throws -> Attempt {
+    /// How global matching picks each feature's candidate points.
+    enum GlobalSearch {
+        /// The points under the feature's own vocabulary node.
+        case words
+        /// The points under every node the feature probes (see `VocabularyProbes`).
+        case probes(VocabularyProbes)
+    }
+
+    /// Global matching through the vocabulary index.
+    private func globalAttempt(_ query: Query, search: GlobalSearch, timings: inout StageTimings) throws -> Attempt {
         var watch = Stopwatch()
-        let features = query.features
-        if words == nil { words = features.descriptors.withUnsafeBytes { vocabulary.words(for: $0) } }
-        let lists = index.candidates(forWords: words!)
+        let descriptors = query.features.descriptors
+        let buckets: CandidateLists
+        let ratio: Float
+        switch search {
+        case .words:
+            buckets = index.buckets(forWords: descriptors.withUnsafeBytes { vocabulary.words(for: $0) })
+            ratio = options.globalRatio
+        case .probes(let p):
+            buckets = index.buckets(forProbes: descriptors.withUnsafeBytes {
+                vocabulary.probes($0, nodeDepth: index.depth, maxProbes: p.maxProbes, slackBits: p.slackBits)
+            })
+            ratio = p.ratio
+        }
         timings.retrieve += watch.lap()
-        let matcher = DescriptorMatcher(ratio: options.globalRatio)
-        let matches = try matcher.match(query: features.descriptors, train: map.points.descriptors, candidates: lists)
+        var matches = try DescriptorMatcher(ratio: ratio)
+            .match(query: descriptors, train: index.descriptors, bucketOffsets: index.bucketOffsets, buckets: buckets)
+        for k in matches.indices { matches[k].train = index.point(inSlot: matches[k].train) }
         timings.match += watch.lap()
         let attempt = solve(matches, query, gravity: query.gravity)
         timings.solve += watch.lap()

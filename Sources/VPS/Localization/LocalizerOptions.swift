@@ -10,9 +10,9 @@ public struct LocalizerOptions: Sendable, Hashable {
     /// one level above the leaves (about 30 candidates per feature on a 30k-point map:
     /// better recall than exact words, still a tiny fraction of the map).
     public var candidateDepth: Int? = nil
-    /// When global matching at `candidateDepth` finds no acceptable pose, try once more one
-    /// level coarser (about 10× the candidates: slower, but only for hard frames).
-    public var fallbackToCoarserCandidates = true
+    /// When global matching finds no acceptable pose, match once more with multi-probe
+    /// quantization (nil: don't). Only hard frames pay for it.
+    public var fallbackProbes: VocabularyProbes? = VocabularyProbes()
     /// Guided matching by projecting map points with a pose (tracking prior, or the
     /// first estimate in the guided pass), over the local map.
     public var priorSearch = ProjectionSearch(radius: 20, maxCandidatesPerKeypoint: 8)
@@ -92,4 +92,29 @@ public struct WeakSeedOptions: Sendable, Hashable {
     var coverage = ImageCoverage()
 
     public init() {}
+}
+
+/// Multi-probe global matching (after Lv et al.'s multi-probe LSH, applied to the
+/// vocabulary tree): each feature's candidates are the points under every node at the
+/// candidate depth whose path stays, at each level, within `slackBits` of the closest
+/// sibling: up to `maxProbes` nodes, the feature's own first.
+///
+/// Blur and lighting change move a descriptor by a few bits, which is enough to cross a
+/// cluster boundary somewhere on its path: the plain descent then never meets its map
+/// point, however the candidates are widened below the wrong branch. Over nine blurred
+/// sessions, falling back to 8 probes (slack 16 bits) placed 96.0 % of frames within
+/// (5 cm, 2°); falling back to one level coarser, 94.3 %; brute force over the whole map,
+/// at ~30 ms a frame, about 97 %.
+public struct VocabularyProbes: Sendable, Hashable {
+    /// Nodes per feature, at most (1...64).
+    public var maxProbes = 8
+    /// How much farther (Hamming bits) than its closest sibling a node may be and still be probed.
+    public var slackBits = 16
+    /// Lowe ratio for these matches: more candidates per feature bring a closer second
+    /// best, so the test is a little looser than `globalRatio`.
+    public var ratio: Float = 0.85
+
+    public init(maxProbes: Int = 8, slackBits: Int = 16, ratio: Float = 0.85) {
+        self.maxProbes = maxProbes; self.slackBits = slackBits; self.ratio = ratio
+    }
 }

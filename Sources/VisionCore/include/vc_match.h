@@ -40,6 +40,19 @@ vc_status vc_match_guided(const uint8_t *query, int32_t n_query, const uint8_t *
                           int32_t n_train, const int32_t *offsets, const int32_t *candidates,
                           const vc_match_options *options, vc_match *out, int32_t *count);
 
+/* Bucketed: the train descriptors are grouped in contiguous runs, bucket b being train
+ * indices bucket_offsets[b] .. bucket_offsets[b+1] (e.g. the map points under one
+ * vocabulary node, stored together so a query reads consecutive memory). Query i is
+ * compared with every descriptor of each bucket in
+ * query_buckets[query_offsets[i] .. query_offsets[i+1]). bucket_offsets has n_buckets+1
+ * non-decreasing entries from 0 to at most n_train; query_offsets has n_query+1 entries
+ * from 0; a bucket index out of range is an error. All arrays are borrowed. Output as
+ * vc_match_bruteforce (train indices, not buckets). */
+vc_status vc_match_buckets(const uint8_t *query, int32_t n_query, const uint8_t *train, int32_t n_train,
+                           const int32_t *bucket_offsets, int32_t n_buckets,
+                           const int32_t *query_offsets, const int32_t *query_buckets,
+                           const vc_match_options *options, vc_match *out, int32_t *count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -59,6 +59,17 @@ int32_t vc_vocab_depth(const vc_vocab *vocab);
 vc_status vc_vocab_quantize(const vc_vocab *vocab, const uint8_t *descriptors, size_t count,
                             uint32_t *out_words, int32_t node_depth, uint32_t *out_nodes);
 
+/* Multi-probe quantisation: for descriptor i, the nodes at depth `node_depth` (leaves when
+ * shallower) whose path keeps, at every level, within `slack_bits` of the closest sibling:
+ * at most `max_probes` (1..64) of them, the plain descent's node (vc_vocab_quantize's)
+ * first, then the closest. out_nodes[out_offsets[i] .. out_offsets[i+1]) lists them.
+ * Caller-owned outputs: out_offsets count+1 entries, out_nodes `capacity` >=
+ * count*max_probes entries. A descriptor that blur moved across a cluster boundary by a
+ * few bits at some level still reaches the node its map point was filed under. */
+vc_status vc_vocab_quantize_probes(const vc_vocab *vocab, const uint8_t *descriptors, size_t count,
+                                   int32_t node_depth, int32_t max_probes, int32_t slack_bits,
+                                   int32_t *out_offsets, uint32_t *out_nodes, size_t capacity);
+
 /* The node at depth `node_depth` on the path from the root to `word` (the word's own node
  * when it is shallower). Writes *out_node. Lets callers group stored words by ancestor. */
 vc_status vc_vocab_word_ancestor(const vc_vocab *vocab, uint32_t word, int32_t node_depth,

@@ -34,6 +34,24 @@ bool passes(const Best &b, const vc_match_options &o) {
 // Scratch reused across calls on a thread: no allocation per call once warmed up.
 thread_local std::vector<int> col_dist, col_query;
 
+// One-to-one: a train descriptor goes to its closest query (ties: lower index). Returns
+// how many of out[0..n) remain (compacted in place, order kept).
+int keep_mutual(vc_match *out, int n, int nt) {
+    col_dist.assign(size_t(nt), kNone);
+    col_query.assign(size_t(nt), -1);
+    for (int m = 0; m < n; ++m) {
+        const size_t t = size_t(out[m].train);
+        if (out[m].distance < col_dist[t]) {
+            col_dist[t] = out[m].distance;
+            col_query[t] = out[m].query;
+        }
+    }
+    int k = 0;
+    for (int m = 0; m < n; ++m)
+        if (col_query[size_t(out[m].train)] == out[m].query) out[k++] = out[m];
+    return k;
+}
+
 }  // namespace
 
 extern "C" int32_t vc_hamming_distance(const uint8_t *a, const uint8_t *b) { return hamming(a, b); }
@@ -106,22 +124,48 @@ extern "C" vc_status vc_match_guided(const uint8_t *query, int32_t nq, const uin
             if (!passes(b, o)) continue;
             out[n++] = vc_match{i, b.train, b.d1, b.d2};
         }
-        if (o.mutual) {
-            // One-to-one: a train descriptor goes to its closest query (ties: lower index).
-            col_dist.assign(size_t(nt), kNone);
-            col_query.assign(size_t(nt), -1);
-            for (int m = 0; m < n; ++m) {
-                const size_t t = size_t(out[m].train);
-                if (out[m].distance < col_dist[t]) {
-                    col_dist[t] = out[m].distance;
-                    col_query[t] = out[m].query;
-                }
+        if (o.mutual) n = keep_mutual(out, n, nt);
+        *count = n;
+        return VC_OK;
+    });
+}
+
+extern "C" vc_status vc_match_buckets(const uint8_t *query, int32_t nq, const uint8_t *train, int32_t nt,
+                                      const int32_t *bucket_offsets, int32_t n_buckets,
+                                      const int32_t *query_offsets, const int32_t *query_buckets,
+                                      const vc_match_options *options, vc_match *out, int32_t *count) {
+    return vc::guarded([&]() -> vc_status {
+        if (count) *count = 0;
+        if (!options || !count || nq < 0 || nt < 0 || n_buckets < 0 || !bucket_offsets ||
+            (nq > 0 && (!query || !out || !query_offsets)))
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument or negative count");
+        if (bucket_offsets[0] != 0 || bucket_offsets[n_buckets] > nt)
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, "bucket offsets must run from 0 to at most n_train");
+        for (int b = 0; b < n_buckets; ++b)
+            if (bucket_offsets[b + 1] < bucket_offsets[b])
+                return vc::fail(VC_ERR_INVALID_ARGUMENT, "bucket offsets must not decrease");
+        if (nq > 0 && query_offsets[0] != 0) return vc::fail(VC_ERR_INVALID_ARGUMENT, "query offsets[0] must be 0");
+        for (int i = 0; i < nq; ++i)
+            if (query_offsets[i + 1] < query_offsets[i])
+                return vc::fail(VC_ERR_INVALID_ARGUMENT, "query offsets must not decrease");
+        if (nq > 0 && query_offsets[nq] > 0 && !query_buckets)
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, "query_buckets is NULL");
+        const vc_match_options o = *options;
+        int n = 0;
+        for (int i = 0; i < nq; ++i) {
+            const uint8_t *q = query + size_t(i) * 32;
+            Best b;
+            for (int k = query_offsets[i]; k < query_offsets[i + 1]; ++k) {
+                const int bucket = query_buckets[k];
+                if (bucket < 0 || bucket >= n_buckets)
+                    return vc::fail(VC_ERR_INVALID_ARGUMENT, "bucket index out of range");
+                for (int j = bucket_offsets[bucket]; j < bucket_offsets[bucket + 1]; ++j)
+                    b.offer(j, hamming(q, train + size_t(j) * 32));
             }
-            int k = 0;
-            for (int m = 0; m < n; ++m)
-                if (col_query[size_t(out[m].train)] == out[m].query) out[k++] = out[m];
-            n = k;
+            if (!passes(b, o)) continue;
+            out[n++] = vc_match{i, b.train, b.d1, b.d2};
         }
+        if (o.mutual) n = keep_mutual(out, n, nt);
         *count = n;
         return VC_OK;
     });

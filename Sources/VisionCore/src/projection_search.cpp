@@ -13,25 +13,43 @@ struct Hit {
     int32_t point;
 };
 
+// A keypoint as the grid stores it: position inline, so a cell's keypoints are one
+// contiguous run (the inner loop reads no index array).
+struct GridKeypoint {
+    double x, y;
+    int32_t index;
+};
+
+// A keypoint's top-K hits (unordered) and which of them is farthest once full, so a hit
+// that cannot enter costs one comparison.
+struct TopK {
+    int32_t count = 0, worst = 0;
+};
+
 // Per-thread scratch so repeated calls do not allocate once warmed up. Hits are kept as
 // a fixed top-K per keypoint in one flat array (K = max_per_keypoint): no per-keypoint
 // vectors, no selection pass at the end.
 struct Scratch {
-    std::vector<int32_t> cell_start, cell_items;
-    std::vector<Hit> hits;        // n_kp * K
-    std::vector<int32_t> counts;  // hits held per keypoint, <= K
+    std::vector<int32_t> cell_start, cell_fill;
+    std::vector<GridKeypoint> grid;  // keypoints sorted by cell
+    std::vector<Hit> hits;           // n_kp * K
+    std::vector<TopK> tops;
 };
 
-// Offers a hit to a keypoint's top-K (unordered); replaces the farthest when full.
-inline void offer(Hit *top, int32_t &count, int32_t k_max, Hit h) {
-    if (count < k_max) {
-        top[count++] = h;
-        return;
+// Offers a hit to a keypoint's top-K; replaces the farthest when full (the first of equal
+// farthest ones, so the kept set depends only on the order points are offered in).
+inline void offer(Hit *top, TopK &state, int32_t k_max, Hit h) {
+    if (state.count < k_max) {
+        top[state.count++] = h;
+        if (state.count < k_max) return;
+    } else {
+        if (!(h.d2 < top[state.worst].d2)) return;
+        top[state.worst] = h;
     }
     int32_t worst = 0;
     for (int32_t j = 1; j < k_max; ++j)
         if (top[j].d2 > top[worst].d2) worst = j;
-    if (h.d2 < top[worst].d2) top[worst] = h;
+    state.worst = worst;
 }
 
 thread_local Scratch scratch;
@@ -52,30 +70,39 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
     for (int32_t s = 0; subset && s < n_subset; ++s)
         if (subset[s] < 0 || subset[s] >= n_points) return VC_ERR_INVALID_ARGUMENT;
     try {
-        // Bucket keypoints into a grid of radius-sized cells: a projected point only
-        // visits the 3x3 cells around it.
-        const double cell = o->radius_px;
+        // Bucket keypoints into a grid of half-radius cells, sorted by cell: a projected
+        // point visits the 5x5 cells around it (6.25 r² of image instead of 9 r² with
+        // radius-sized cells), each a contiguous run of keypoints.
+        const double cell = o->radius_px / 2;
         const int gw = int(std::ceil(width / cell)) + 1, gh = int(std::ceil(height / cell)) + 1;
         auto &cs = scratch.cell_start;
-        auto &ci = scratch.cell_items;
+        auto &fill = scratch.cell_fill;
+        auto &grid = scratch.grid;
         cs.assign(size_t(gw) * gh + 1, 0);
-        ci.resize(size_t(n_kp));
-        auto cell_of = [&](float x, float y) -> int {
-            int cx = std::clamp(int(x / cell), 0, gw - 1), cy = std::clamp(int(y / cell), 0, gh - 1);
-            return cy * gw + cx;
+        grid.resize(size_t(n_kp));
+        // Clamped in floating point first: a far-off coordinate must not overflow int.
+        auto cell_index = [&](double x, int n) -> int {
+            const double c = std::floor(x / cell);
+            return c >= 0 ? int(std::min(c, double(n - 1))) : 0;  // NaN lands in cell 0
         };
-        for (int32_t k = 0; k < n_kp; ++k) cs[cell_of(kps[2 * k], kps[2 * k + 1]) + 1]++;
-        for (size_t c = 1; c < cs.size(); ++c) cs[c] += cs[c - 1];
-        {
-            std::vector<int32_t> &fill = scratch.cell_items;  // reuse: fill positions below
-            std::vector<int32_t> pos(cs.begin(), cs.end() - 1);
-            for (int32_t k = 0; k < n_kp; ++k) fill[pos[cell_of(kps[2 * k], kps[2 * k + 1])]++] = k;
+        auto cell_of = [&](float x, float y) -> int { return cell_index(y, gh) * gw + cell_index(x, gw); };
+        // Keypoints may lie outside the image (undistorted near the border): the points
+        // worth projecting are those within the radius of the keypoints' bounding box.
+        double kx0 = 0, ky0 = 0, kx1 = width, ky1 = height;
+        for (int32_t k = 0; k < n_kp; ++k) {
+            kx0 = std::min(kx0, double(kps[2 * k])); kx1 = std::max(kx1, double(kps[2 * k]));
+            ky0 = std::min(ky0, double(kps[2 * k + 1])); ky1 = std::max(ky1, double(kps[2 * k + 1]));
+            cs[cell_of(kps[2 * k], kps[2 * k + 1]) + 1]++;
         }
+        for (size_t c = 1; c < cs.size(); ++c) cs[c] += cs[c - 1];
+        fill.assign(cs.begin(), cs.end() - 1);
+        for (int32_t k = 0; k < n_kp; ++k)
+            grid[size_t(fill[cell_of(kps[2 * k], kps[2 * k + 1])]++)] = {kps[2 * k], kps[2 * k + 1], k};
         const int32_t K = o->max_per_keypoint;
         auto &hits = scratch.hits;
-        auto &counts = scratch.counts;
+        auto &tops = scratch.tops;
         hits.resize(size_t(n_kp) * size_t(K));
-        counts.assign(size_t(n_kp), 0);
+        tops.assign(size_t(n_kp), TopK{});
 
         const double r2 = o->radius_px * o->radius_px;
         // Camera centre C = -R^T t: viewing directions run from it to the points.
@@ -91,24 +118,26 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
             const double x = R[0] * X + R[1] * Y + R[2] * Z + t[0];
             const double y = R[3] * X + R[4] * Y + R[5] * Z + t[1];
             const double u = camera->fx * x / z + camera->cx, v = camera->fy * y / z + camera->cy;
-            if (!(u >= -o->radius_px && v >= -o->radius_px && u < width + o->radius_px && v < height + o->radius_px))
-                continue;  // outside the image (or not finite): cheapest test first
+            if (!(u >= kx0 - o->radius_px && v >= ky0 - o->radius_px && u <= kx1 + o->radius_px &&
+                  v <= ky1 + o->radius_px))
+                continue;  // far from every keypoint (or not finite): cheapest test first
             if (normals) {
                 const double dx = X - cxw, dy = Y - cyw, dz = Z - czw;
                 const double dn = std::sqrt(dx * dx + dy * dy + dz * dz);
                 const double c = (dx * normals[3 * i] + dy * normals[3 * i + 1] + dz * normals[3 * i + 2]) / dn;
                 if (c < o->min_view_cos) continue;
             }
-            const int cx = int(u / cell), cy = int(v / cell);
-            for (int gy = std::max(cy - 1, 0); gy <= std::min(cy + 1, gh - 1); ++gy) {
-                for (int gx = std::max(cx - 1, 0); gx <= std::min(cx + 1, gw - 1); ++gx) {
-                    const int c = gy * gw + gx;
-                    for (int32_t j = cs[c]; j < cs[c + 1]; ++j) {
-                        const int32_t k = ci[j];
-                        const double du = kps[2 * k] - u, dv = kps[2 * k + 1] - v;
-                        const double d2 = du * du + dv * dv;
-                        if (d2 <= r2) offer(&hits[size_t(k) * K], counts[k], K, {float(d2), i});
-                    }
+            // Keypoints outside the grid sit in its edge cells: clamp before widening.
+            const int cx = cell_index(u, gw), cy = cell_index(v, gh);
+            const int x0 = std::max(cx - 2, 0), x1 = std::min(cx + 2, gw - 1);
+            for (int gy = std::max(cy - 2, 0); gy <= std::min(cy + 2, gh - 1); ++gy) {
+                // The cells x0..x1 of one row are one contiguous run of keypoints.
+                const int row = gy * gw;
+                for (int32_t j = cs[row + x0]; j < cs[row + x1 + 1]; ++j) {
+                    const GridKeypoint &g = grid[size_t(j)];
+                    const double du = g.x - u, dv = g.y - v;
+                    const double d2 = du * du + dv * dv;
+                    if (d2 <= r2) offer(&hits[size_t(g.index) * K], tops[size_t(g.index)], K, {float(d2), i});
                 }
             }
         }
@@ -116,7 +145,7 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
         offsets[0] = 0;
         for (int32_t k = 0; k < n_kp; ++k) {
             Hit *top = &hits[size_t(k) * K];
-            const int32_t m = counts[k];
+            const int32_t m = tops[size_t(k)].count;
             // Nearest first (insertion sort of at most K; ties by point index).
             for (int32_t a = 1; a < m; ++a)
                 for (int32_t b = a; b > 0 && (top[b].d2 < top[b - 1].d2 ||

@@ -242,6 +242,60 @@ extern "C" vc_status vc_vocab_quantize(const vc_vocab *v, const uint8_t *descrip
     return VC_OK;
 }
 
+extern "C" vc_status vc_vocab_quantize_probes(const vc_vocab *v, const uint8_t *descriptors, size_t count,
+                                              int32_t node_depth, int32_t max_probes, int32_t slack_bits,
+                                              int32_t *out_offsets, uint32_t *out_nodes, size_t capacity) {
+    if (!v || !out_offsets || max_probes < 1 || slack_bits < 0 || (count > 0 && (!descriptors || !out_nodes)) ||
+        capacity < count * size_t(max_probes) || count * size_t(max_probes) > size_t(INT32_MAX))
+        return VC_ERR_INVALID_ARGUMENT;
+    struct Probe { int dist; uint32_t node; bool plain; };  // plain: on the plain descent's path
+    const auto closer = [](const Probe &a, const Probe &b) {
+        if (a.plain != b.plain) return a.plain;
+        return a.dist != b.dist ? a.dist < b.dist : a.node < b.node;
+    };
+    // Frontier of at most max_probes nodes, expanded level by level.
+    Probe frontier[64], next[64 * 64];
+    if (max_probes > 64) return VC_ERR_INVALID_ARGUMENT;
+    size_t written = 0;
+    out_offsets[0] = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const uint8_t *d = descriptors + i * kBytes;
+        int nf = 1;
+        frontier[0] = {0, 0, true};
+        for (int level = 1; level <= node_depth; ++level) {
+            int nn = 0;
+            bool expanded = false;
+            for (int f = 0; f < nf; ++f) {
+                const Node &n = v->nodes[frontier[f].node];
+                if (n.child_count == 0) { next[nn++] = frontier[f]; continue; }  // a shallow leaf stays
+                expanded = true;
+                int best = 1 << 30, plain = -1;
+                const int first = nn;
+                for (uint32_t c = n.first_child; c < n.first_child + n.child_count; ++c) {
+                    const int dist = hamming(d, v->nodes[c].desc);
+                    if (dist < best) { best = dist; plain = nn; }
+                    next[nn++] = {dist, c, false};
+                }
+                next[plain].plain = frontier[f].plain;
+                // Keep the children within `slack_bits` of their best sibling.
+                int k = first;
+                for (int j = first; j < nn; ++j)
+                    if (next[j].dist <= best + slack_bits) next[k++] = next[j];
+                nn = k;
+            }
+            if (!expanded) break;
+            // Keep the plain descent's node and the closest others (ties: lower node index).
+            if (nn > max_probes) std::nth_element(next, next + max_probes - 1, next + nn, closer);
+            nf = std::min(nn, int(max_probes));
+            std::copy(next, next + nf, frontier);
+        }
+        std::sort(frontier, frontier + nf, closer);
+        for (int f = 0; f < nf; ++f) out_nodes[written++] = frontier[f].node;
+        out_offsets[i + 1] = int32_t(written);
+    }
+    return VC_OK;
+}
+
 extern "C" vc_status vc_vocab_word_ancestor(const vc_vocab *v, uint32_t word, int32_t node_depth,
                                             uint32_t *out_node) {
     if (!v || !out_node || word >= v->wordNodes.size()) return VC_ERR_INVALID_ARGUMENT;
