@@ -149,10 +149,11 @@ public final class Vocabulary: @unchecked Sendable {
         return (words, nodes)
     }
 
-    /// Multi-probe quantization: per descriptor, the nodes at `nodeDepth` reached by
-    /// following, at every level, each child within `slackBits` of the closest sibling;
-    /// at most `maxProbes` (1...64), the plain descent's node first. CSR layout: descriptor
-    /// i's nodes are `nodes[offsets[i] ..< offsets[i + 1]]`.
+    /// Multi-probe quantization: per descriptor, the nodes at `nodeDepth` whose path from the
+    /// root is at most `slackBits` worse than the plain descent's (summing, level by level,
+    /// how much farther the node taken is than its closest sibling); at most `maxProbes`
+    /// (1...64), the plain descent's node first, then the least worse. CSR layout:
+    /// descriptor i's nodes are `nodes[offsets[i] ..< offsets[i + 1]]`.
     public func probes(_ descriptors: UnsafeRawBufferPointer, nodeDepth: Int, maxProbes: Int,
                        slackBits: Int) -> (offsets: [Int32], nodes: [UInt32]) {
         let n = descriptors.count / Self.descriptorBytes
@@ -170,6 +171,19 @@ public final class Vocabulary: @unchecked Sendable {
         }
         nodes.removeLast(nodes.count - Int(offsets[n]))
         return (offsets, nodes)
+    }
+
+    /// Each descriptor's node at `depth` (the leaf itself when shallower), as `quantize`
+    /// gives it, without descending further: what a search grouped by those nodes needs.
+    public func nodes(for descriptors: UnsafeRawBufferPointer, atDepth depth: Int) -> [UInt32] {
+        let n = descriptors.count / Self.descriptorBytes
+        guard n > 0 else { return [] }
+        let base = descriptors.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var nodes = [UInt32](repeating: 0, count: n)
+        nodes.withUnsafeMutableBufferPointer { nd in
+            _ = vc_vocab_quantize(handle, base, n, nil, Int32(clamping: depth), nd.baseAddress)
+        }
+        return nodes
     }
 
     /// The node at `depth` on the path from the root to `word` (the word's own node when

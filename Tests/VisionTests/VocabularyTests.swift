@@ -63,12 +63,14 @@ struct VocabularyTests {
             }
             // Coarser depth: fewer distinct groups than words.
             #expect(Set(q.nodes).count < Set(q.words).count)
+            // Descending only that deep finds the same nodes.
+            #expect(data.withUnsafeBytes { vocab.nodes(for: $0, atDepth: depth) } == q.nodes)
         }
     }
 
-    /// Multi-probe quantization: the plain descent's node first, then nodes whose path
-    /// stays within the slack of the closest sibling; zero slack and one probe is the
-    /// plain descent, more slack probes a superset.
+    /// Multi-probe quantization: the plain descent's node first, then nodes whose path is
+    /// at most the slack worse than the plain one; zero slack and one probe is the plain
+    /// descent, more slack probes a superset.
     @Test func probesStartWithThePlainNodeAndGrowWithTheSlack() throws {
         let data = clusteredDescriptors(centres: 30, perCentre: 20, flips: 25, seed: 3).variants.flatMap { $0 }
         let vocab = try Vocabulary.train(descriptors: data, parameters: .init(branching: 5, levels: 4))

@@ -18,14 +18,13 @@ struct CandidateIndex: Sendable {
     /// 32 bytes per slot: the descriptor of `points[slot]`.
     let descriptors: [UInt8]
     private let points: [Int32]
-    /// Each word's node at `depth`: a frame quantizes its features to words once, and every
-    /// index finds their nodes by lookup.
-    private let nodeOfWord: [UInt32]
 
     init(map: VPSMap, vocabulary: Vocabulary, depth: Int) {
         self.depth = depth
-        nodeOfWord = (0..<vocabulary.wordCount).map { vocabulary.ancestor(ofWord: UInt32($0), atDepth: depth) }
-        let nodes = map.points.words.map { [nodeOfWord] in Self.node(ofWord: $0, in: nodeOfWord) }
+        // Each word's node at `depth`, then each map point's (a word the vocabulary lacks
+        // goes to the root, 0).
+        let nodeOfWord = (0..<vocabulary.wordCount).map { vocabulary.ancestor(ofWord: UInt32($0), atDepth: depth) }
+        let nodes = map.points.words.map { Int($0) < nodeOfWord.count ? nodeOfWord[Int($0)] : 0 }
         let nodeCount = max(vocabulary.nodeCount, (nodes.max().map { Int($0) } ?? -1) + 1)
         let grouped = GroupedByKey(keys: nodes.map { Int($0) }, values: (0..<nodes.count).map { Int32($0) },
                                    keyCount: nodeCount)
@@ -43,18 +42,11 @@ struct CandidateIndex: Sendable {
     /// The map point whose descriptor sits in `slot`.
     func point(inSlot slot: Int) -> Int { Int(points[slot]) }
 
-    /// The node at `depth` above `word` (the root, 0, for a word the vocabulary lacks).
-    func node(ofWord word: UInt32) -> UInt32 { Self.node(ofWord: word, in: nodeOfWord) }
-
-    private static func node(ofWord word: UInt32, in table: [UInt32]) -> UInt32 {
-        Int(word) < table.count ? table[Int(word)] : 0
-    }
-
-    /// One bucket per query word: its node at `depth`.
-    func buckets(forWords queryWords: [UInt32]) -> CandidateLists {
-        let nodes = queryWords.map { Int32(bitPattern: node(ofWord: $0)) }
+    /// One bucket per query: its node at `depth` (`Vocabulary.nodes(for:atDepth:)`).
+    func buckets(forNodes queryNodes: [UInt32]) -> CandidateLists {
         // One entry per query, in order: consistent by construction.
-        return CandidateLists(offsets: (0...Int32(nodes.count)).map { $0 }, indices: nodes)!
+        CandidateLists(offsets: (0...Int32(queryNodes.count)).map { $0 },
+                       indices: queryNodes.map { Int32(bitPattern: $0) })!
     }
 
     /// The buckets of each query's probed nodes (`Vocabulary.probes` at this index's depth).

@@ -228,7 +228,7 @@ public final class Localizer: Sendable {
         let ratio: Float
         switch search {
         case .words:
-            buckets = index.buckets(forWords: descriptors.withUnsafeBytes { vocabulary.words(for: $0) })
+            buckets = index.buckets(forNodes: descriptors.withUnsafeBytes { vocabulary.nodes(for: $0, atDepth: index.depth) })
             ratio = options.globalRatio
         case .probes(let p):
             buckets = index.buckets(forProbes: descriptors.withUnsafeBytes {

@@ -55,17 +55,20 @@ int32_t vc_vocab_depth(const vc_vocab *vocab);
 /* Quantises `count` descriptors (count*32 bytes, borrowed) into words: out_words[i] gets
  * the word of descriptor i. When out_nodes is not NULL, out_nodes[i] gets the node on the
  * descriptor's path at depth `node_depth` (1 = children of the root), or the leaf itself
- * when the leaf is shallower. Output arrays are caller-owned, `count` entries each. */
+ * when the leaf is shallower. out_words may be NULL when out_nodes is not: the descent
+ * then stops at `node_depth` (cheaper). Output arrays are caller-owned, `count` entries each. */
 vc_status vc_vocab_quantize(const vc_vocab *vocab, const uint8_t *descriptors, size_t count,
                             uint32_t *out_words, int32_t node_depth, uint32_t *out_nodes);
 
 /* Multi-probe quantisation: for descriptor i, the nodes at depth `node_depth` (leaves when
- * shallower) whose path keeps, at every level, within `slack_bits` of the closest sibling:
- * at most `max_probes` (1..64) of them, the plain descent's node (vc_vocab_quantize's)
- * first, then the closest. out_nodes[out_offsets[i] .. out_offsets[i+1]) lists them.
- * Caller-owned outputs: out_offsets count+1 entries, out_nodes `capacity` >=
- * count*max_probes entries. A descriptor that blur moved across a cluster boundary by a
- * few bits at some level still reaches the node its map point was filed under. */
+ * shallower) whose path from the root is at most `slack_bits` worse than the plain
+ * descent's, counting at each level how much farther (Hamming bits) the node taken is than
+ * its closest sibling. At most `max_probes` (1..64) of them: the plain descent's node
+ * (vc_vocab_quantize's) first, then the least worse. out_nodes[out_offsets[i] ..
+ * out_offsets[i+1]) lists them. Caller-owned outputs: out_offsets count+1 entries,
+ * out_nodes `capacity` >= count*max_probes entries. A descriptor that blur moved across a
+ * cluster boundary by a few bits at some level still reaches the node its map point was
+ * filed under. */
 vc_status vc_vocab_quantize_probes(const vc_vocab *vocab, const uint8_t *descriptors, size_t count,
                                    int32_t node_depth, int32_t max_probes, int32_t slack_bits,
                                    int32_t *out_offsets, uint32_t *out_nodes, size_t capacity);

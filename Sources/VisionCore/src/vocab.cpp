@@ -134,10 +134,12 @@ struct vc_vocab {
     std::vector<uint32_t> wordNodes;  // word id -> node index
     int32_t depth = 0;
 
-    uint32_t descend(const uint8_t *d, int32_t nodeDepth, uint32_t *atDepth) const {
+    // Walks down to the leaf (or, with stopAtDepth, only to nodeDepth: the word is then
+    // not known and -1 is returned as uint32_t).
+    uint32_t descend(const uint8_t *d, int32_t nodeDepth, uint32_t *atDepth, bool stopAtDepth = false) const {
         uint32_t cur = 0;
         uint32_t marked = 0;
-        while (nodes[cur].child_count > 0) {
+        while (nodes[cur].child_count > 0 && !(stopAtDepth && nodes[cur].depth >= nodeDepth)) {
             const Node &n = nodes[cur];
             uint32_t best = n.first_child;
             int bestDist = 1 << 30;
@@ -233,29 +235,52 @@ extern "C" int32_t vc_vocab_depth(const vc_vocab *v) { return v ? v->depth : 0; 
 
 extern "C" vc_status vc_vocab_quantize(const vc_vocab *v, const uint8_t *descriptors, size_t count,
                                        uint32_t *out_words, int32_t node_depth, uint32_t *out_nodes) {
-    if (!v || (count > 0 && (!descriptors || !out_words))) return VC_ERR_INVALID_ARGUMENT;
+    if (!v || (count > 0 && (!descriptors || (!out_words && !out_nodes)))) return VC_ERR_INVALID_ARGUMENT;
     for (size_t i = 0; i < count; ++i) {
         uint32_t node = 0;
-        out_words[i] = v->descend(descriptors + i * kBytes, node_depth, out_nodes ? &node : nullptr);
+        const uint32_t word = v->descend(descriptors + i * kBytes, node_depth, out_nodes ? &node : nullptr,
+                                         out_words == nullptr);
+        if (out_words) out_words[i] = word;
         if (out_nodes) out_nodes[i] = node;
     }
     return VC_OK;
 }
 
+namespace {
+
+// A node reached by probing: `excess` sums, over its path, how much farther (bits) each
+// step's node was than its closest sibling; the plain descent's path has excess 0.
+struct Probe {
+    int excess;
+    uint32_t node;
+    bool plain;  // on the plain descent's path
+};
+
+// Probing order: the plain descent's node, then by excess (ties: lower node index).
+inline bool probes_before(const Probe &a, const Probe &b) {
+    if (a.plain != b.plain) return a.plain;
+    return a.excess != b.excess ? a.excess < b.excess : a.node < b.node;
+}
+
+// Inserts p into the sorted list[0..n) kept to at most k entries.
+inline void insert_probe(Probe *list, int &n, int k, const Probe &p) {
+    if (n == k && !probes_before(p, list[n - 1])) return;
+    int i = n < k ? n++ : n - 1;
+    for (; i > 0 && probes_before(p, list[i - 1]); --i) list[i] = list[i - 1];
+    list[i] = p;
+}
+
+}  // namespace
+
 extern "C" vc_status vc_vocab_quantize_probes(const vc_vocab *v, const uint8_t *descriptors, size_t count,
                                               int32_t node_depth, int32_t max_probes, int32_t slack_bits,
                                               int32_t *out_offsets, uint32_t *out_nodes, size_t capacity) {
-    if (!v || !out_offsets || max_probes < 1 || slack_bits < 0 || (count > 0 && (!descriptors || !out_nodes)) ||
-        capacity < count * size_t(max_probes) || count * size_t(max_probes) > size_t(INT32_MAX))
+    if (!v || !out_offsets || max_probes < 1 || max_probes > 64 || slack_bits < 0 ||
+        (count > 0 && (!descriptors || !out_nodes)) || capacity < count * size_t(max_probes) ||
+        count * size_t(max_probes) > size_t(INT32_MAX))
         return VC_ERR_INVALID_ARGUMENT;
-    struct Probe { int dist; uint32_t node; bool plain; };  // plain: on the plain descent's path
-    const auto closer = [](const Probe &a, const Probe &b) {
-        if (a.plain != b.plain) return a.plain;
-        return a.dist != b.dist ? a.dist < b.dist : a.node < b.node;
-    };
-    // Frontier of at most max_probes nodes, expanded level by level.
-    Probe frontier[64], next[64 * 64];
-    if (max_probes > 64) return VC_ERR_INVALID_ARGUMENT;
+    Probe frontier[64], next[64];
+    int dist[kMaxBranching];
     size_t written = 0;
     out_offsets[0] = 0;
     for (size_t i = 0; i < count; ++i) {
@@ -266,30 +291,30 @@ extern "C" vc_status vc_vocab_quantize_probes(const vc_vocab *v, const uint8_t *
             int nn = 0;
             bool expanded = false;
             for (int f = 0; f < nf; ++f) {
-                const Node &n = v->nodes[frontier[f].node];
-                if (n.child_count == 0) { next[nn++] = frontier[f]; continue; }  // a shallow leaf stays
-                expanded = true;
-                int best = 1 << 30, plain = -1;
-                const int first = nn;
-                for (uint32_t c = n.first_child; c < n.first_child + n.child_count; ++c) {
-                    const int dist = hamming(d, v->nodes[c].desc);
-                    if (dist < best) { best = dist; plain = nn; }
-                    next[nn++] = {dist, c, false};
+                const Probe &from = frontier[f];
+                const Node &n = v->nodes[from.node];
+                if (n.child_count == 0) {  // a shallow leaf stays as it is
+                    insert_probe(next, nn, max_probes, from);
+                    continue;
                 }
-                next[plain].plain = frontier[f].plain;
-                // Keep the children within `slack_bits` of their best sibling.
-                int k = first;
-                for (int j = first; j < nn; ++j)
-                    if (next[j].dist <= best + slack_bits) next[k++] = next[j];
-                nn = k;
+                expanded = true;
+                int best = 1 << 30;
+                uint32_t closest = n.first_child;
+                for (uint32_t c = 0; c < n.child_count; ++c) {
+                    dist[c] = hamming(d, v->nodes[n.first_child + c].desc);
+                    if (dist[c] < best) { best = dist[c]; closest = n.first_child + c; }
+                }
+                for (uint32_t c = 0; c < n.child_count; ++c) {
+                    const int excess = from.excess + dist[c] - best;
+                    if (excess > slack_bits) continue;
+                    const uint32_t node = n.first_child + c;
+                    insert_probe(next, nn, max_probes, {excess, node, from.plain && node == closest});
+                }
             }
             if (!expanded) break;
-            // Keep the plain descent's node and the closest others (ties: lower node index).
-            if (nn > max_probes) std::nth_element(next, next + max_probes - 1, next + nn, closer);
-            nf = std::min(nn, int(max_probes));
-            std::copy(next, next + nf, frontier);
+            std::copy(next, next + nn, frontier);
+            nf = nn;
         }
-        std::sort(frontier, frontier + nf, closer);
         for (int f = 0; f < nf; ++f) out_nodes[written++] = frontier[f].node;
         out_offsets[i + 1] = int32_t(written);
     }
