@@ -45,8 +45,10 @@ LMReport refine_pose_lm(const PoseProblem &p, CameraPose *pose, const LMOptions 
     using Mat6 = Eigen::Matrix<double, 6, 6>;
     using Vec6 = Eigen::Matrix<double, 6, 1>;
     for (int iter = 0; iter < opt.max_iterations; ++iter) {
-        Mat6 H = Mat6::Zero();
-        Vec6 g = Vec6::Zero();
+        // Normal equations accumulated in closed form, upper triangle only: the 2×6
+        // Jacobian of a point has two known zeros and the 6×6 product is symmetric, which
+        // halves the work of a generic fixed-size product in this, the solver's inner loop.
+        double h[21] = {}, gv[6] = {};
         for_each_index(p.n, subset, subset_n, [&](int i) {
             const Eigen::Vector3d RX = pose->R * p.X[i];
             const Eigen::Vector3d Z = RX + pose->t;
@@ -57,18 +59,24 @@ LMReport refine_pose_lm(const PoseProblem &p, CameraPose *pose, const LMOptions 
             const double rx = fx * (u - p.xn[i].x()), ry = fy * (v - p.xn[i].y());
             const double w = opt.loss.weight(rx * rx + ry * ry);
             if (w == 0) return;
-            // dr/dZ (2×3) times dZ/d(ω, δ) = [−[RX]× | I].
-            Eigen::Matrix<double, 2, 3> dr;
-            dr << fx * iz, 0, -fx * u * iz, 0, fy * iz, -fy * v * iz;
-            const Eigen::Matrix3d dZ = -skew(RX);
-            Eigen::Matrix<double, 2, 6> J;
-            J.leftCols<3>() = dr * dZ;
-            J.rightCols<3>() = dr;
-            const Eigen::Vector2d r(rx, ry);
-            const Eigen::Matrix<double, 6, 2> wJt = w * J.transpose();
-            H.noalias() += wJt * J;  // fixed-size product: no temporaries
-            g.noalias() += wJt * r;
+            // dr/dZ = [[a, 0, b], [0, c, d]] times dZ/d(ω, δ) = [−[RX]× | I].
+            const double a = fx * iz, b = -fx * u * iz, c = fy * iz, d = -fy * v * iz;
+            const double x = RX.x(), y = RX.y(), z = RX.z();
+            const double j1[6] = {b * y, a * z - b * x, -a * y, a, 0, b};
+            const double j2[6] = {d * y - c * z, -d * x, c * x, 0, c, d};
+            int k = 0;
+            for (int r = 0; r < 6; ++r) {
+                const double w1 = w * j1[r], w2 = w * j2[r];
+                for (int col = r; col < 6; ++col) h[k++] += w1 * j1[col] + w2 * j2[col];
+                gv[r] += w1 * rx + w2 * ry;
+            }
         });
+        Mat6 H;
+        Vec6 g;
+        for (int r = 0, k = 0; r < 6; ++r) {
+            for (int col = r; col < 6; ++col, ++k) H(r, col) = H(col, r) = h[k];
+            g(r) = gv[r];
+        }
         if (p.gravity_weight > 0) {
             // r = k (R e_y − up); under R ← exp(ω) R, d(R e_y)/dω = −[R e_y]×.
             const Eigen::Vector3d v = pose->R.col(1);
