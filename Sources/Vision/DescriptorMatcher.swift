@@ -89,22 +89,29 @@ public struct DescriptorMatcher: Sendable, Hashable {
                         secondDistance: m.second_distance > 256 ? nil : Int(m.second_distance))
     }
 
+    /// Runs a C matcher that writes at most `queries` matches, and converts its output.
+    private static func collect(queries: Int32,
+                                _ call: (UnsafeMutablePointer<vc_match>?, inout Int32) -> vc_status)
+        throws(VisionError) -> [DescriptorMatch] {
+        var raw = [vc_match](repeating: vc_match(), count: Int(queries))
+        var n: Int32 = 0
+        let status = raw.withUnsafeMutableBufferPointer { out in call(out.baseAddress, &n) }
+        try VisionError.check(status)
+        return raw.prefix(Int(n)).map(Self.convert)
+    }
+
     /// For every query descriptor, the nearest train descriptor (filtered by the ratio test,
     /// distance limit and mutual check). Ordered by query index.
     public func match(query: [UInt8], train: [UInt8]) throws(VisionError) -> [DescriptorMatch] {
         let nq = try Self.count(query, "query"), nt = try Self.count(train, "train")
         var opts = cOptions
-        var raw = [vc_match](repeating: vc_match(), count: Int(nq))
-        var n: Int32 = 0
-        let status = query.withUnsafeBufferPointer { q in
-            train.withUnsafeBufferPointer { t in
-                raw.withUnsafeMutableBufferPointer { out in
-                    vc_match_bruteforce(q.baseAddress, nq, t.baseAddress, nt, &opts, out.baseAddress, &n)
+        return try Self.collect(queries: nq) { out, n in
+            query.withUnsafeBufferPointer { q in
+                train.withUnsafeBufferPointer { t in
+                    vc_match_bruteforce(q.baseAddress, nq, t.baseAddress, nt, &opts, out, &n)
                 }
             }
         }
-        try VisionError.check(status)
-        return raw.prefix(Int(n)).map(Self.convert)
     }
 
     /// Guided matching: query i is compared only with the train indices in its candidate
@@ -117,22 +124,18 @@ public struct DescriptorMatcher: Sendable, Hashable {
             throw VisionError(.invalidArgument, "\(candidates.queryCount) candidate lists for \(nq) queries")
         }
         var opts = cOptions
-        var raw = [vc_match](repeating: vc_match(), count: Int(nq))
-        var n: Int32 = 0
-        let status = query.withUnsafeBufferPointer { q in
-            train.withUnsafeBufferPointer { t in
-                candidates.offsets.withUnsafeBufferPointer { off in
-                    candidates.indices.withUnsafeBufferPointer { idx in
-                        raw.withUnsafeMutableBufferPointer { out in
+        return try Self.collect(queries: nq) { out, n in
+            query.withUnsafeBufferPointer { q in
+                train.withUnsafeBufferPointer { t in
+                    candidates.offsets.withUnsafeBufferPointer { off in
+                        candidates.indices.withUnsafeBufferPointer { idx in
                             vc_match_guided(q.baseAddress, nq, t.baseAddress, nt, off.baseAddress,
-                                            idx.baseAddress, &opts, out.baseAddress, &n)
+                                            idx.baseAddress, &opts, out, &n)
                         }
                     }
                 }
             }
         }
-        try VisionError.check(status)
-        return raw.prefix(Int(n)).map(Self.convert)
     }
 
     /// Bucketed matching: `train` is grouped in contiguous runs, bucket b being descriptors
@@ -148,24 +151,19 @@ public struct DescriptorMatcher: Sendable, Hashable {
         }
         guard !bucketOffsets.isEmpty else { throw VisionError(.invalidArgument, "no bucket offsets") }
         var opts = cOptions
-        var raw = [vc_match](repeating: vc_match(), count: Int(nq))
-        var n: Int32 = 0
-        let status = query.withUnsafeBufferPointer { q in
-            train.withUnsafeBufferPointer { t in
-                bucketOffsets.withUnsafeBufferPointer { bo in
-                    buckets.offsets.withUnsafeBufferPointer { off in
-                        buckets.indices.withUnsafeBufferPointer { idx in
-                            raw.withUnsafeMutableBufferPointer { out in
+        return try Self.collect(queries: nq) { out, n in
+            query.withUnsafeBufferPointer { q in
+                train.withUnsafeBufferPointer { t in
+                    bucketOffsets.withUnsafeBufferPointer { bo in
+                        buckets.offsets.withUnsafeBufferPointer { off in
+                            buckets.indices.withUnsafeBufferPointer { idx in
                                 vc_match_buckets(q.baseAddress, nq, t.baseAddress, nt, bo.baseAddress,
-                                                 Int32(bo.count - 1), off.baseAddress, idx.baseAddress, &opts,
-                                                 out.baseAddress, &n)
+                                                 Int32(bo.count - 1), off.baseAddress, idx.baseAddress, &opts, out, &n)
                             }
                         }
                     }
                 }
             }
         }
-        try VisionError.check(status)
-        return raw.prefix(Int(n)).map(Self.convert)
     }
 }

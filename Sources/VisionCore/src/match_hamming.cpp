@@ -2,6 +2,7 @@
 #include "vc_match.h"
 #include "internal.hpp"
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace {
@@ -50,6 +51,17 @@ int keep_mutual(vc_match *out, int n, int nt) {
     for (int m = 0; m < n; ++m)
         if (col_query[size_t(out[m].train)] == out[m].query) out[k++] = out[m];
     return k;
+}
+
+// Checks CSR lists over n queries: offsets[0] == 0, never decreasing, and an items array
+// whenever there is an item. VC_OK or the failure to return.
+vc_status check_lists(const int32_t *offsets, int n, const void *items, const char *what) {
+    if (n > 0 && offsets[0] != 0) return vc::fail(VC_ERR_INVALID_ARGUMENT, (std::string(what) + " offsets[0] must be 0").c_str());
+    for (int i = 0; i < n; ++i)
+        if (offsets[i + 1] < offsets[i])
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, (std::string(what) + " offsets must not decrease").c_str());
+    if (n > 0 && offsets[n] > 0 && !items) return vc::fail(VC_ERR_INVALID_ARGUMENT, (std::string(what) + " is NULL").c_str());
+    return VC_OK;
 }
 
 }  // namespace
@@ -104,12 +116,7 @@ extern "C" vc_status vc_match_guided(const uint8_t *query, int32_t nq, const uin
         if (count) *count = 0;
         if (!options || !count || nq < 0 || nt < 0 || (nq > 0 && (!query || !out || !offsets)))
             return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument or negative count");
-        if (nq > 0 && offsets[0] != 0) return vc::fail(VC_ERR_INVALID_ARGUMENT, "offsets[0] must be 0");
-        for (int i = 0; i < nq; ++i)
-            if (offsets[i + 1] < offsets[i])
-                return vc::fail(VC_ERR_INVALID_ARGUMENT, "offsets must not decrease");
-        if (nq > 0 && offsets[nq] > 0 && !candidates)
-            return vc::fail(VC_ERR_INVALID_ARGUMENT, "candidates is NULL");
+        if (vc_status s = check_lists(offsets, nq, candidates, "candidates"); s != VC_OK) return s;
         const vc_match_options o = *options;
         int n = 0;
         for (int i = 0; i < nq; ++i) {
@@ -141,15 +148,8 @@ extern "C" vc_status vc_match_buckets(const uint8_t *query, int32_t nq, const ui
             return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument or negative count");
         if (bucket_offsets[0] != 0 || bucket_offsets[n_buckets] > nt)
             return vc::fail(VC_ERR_INVALID_ARGUMENT, "bucket offsets must run from 0 to at most n_train");
-        for (int b = 0; b < n_buckets; ++b)
-            if (bucket_offsets[b + 1] < bucket_offsets[b])
-                return vc::fail(VC_ERR_INVALID_ARGUMENT, "bucket offsets must not decrease");
-        if (nq > 0 && query_offsets[0] != 0) return vc::fail(VC_ERR_INVALID_ARGUMENT, "query offsets[0] must be 0");
-        for (int i = 0; i < nq; ++i)
-            if (query_offsets[i + 1] < query_offsets[i])
-                return vc::fail(VC_ERR_INVALID_ARGUMENT, "query offsets must not decrease");
-        if (nq > 0 && query_offsets[nq] > 0 && !query_buckets)
-            return vc::fail(VC_ERR_INVALID_ARGUMENT, "query_buckets is NULL");
+        if (vc_status s = check_lists(bucket_offsets, n_buckets, train, "buckets"); s != VC_OK) return s;
+        if (vc_status s = check_lists(query_offsets, nq, query_buckets, "query buckets"); s != VC_OK) return s;
         const vc_match_options o = *options;
         int n = 0;
         for (int i = 0; i < nq; ++i) {
