@@ -103,8 +103,9 @@ public struct WeakSeedOptions: Sendable, Hashable {
 /// Blur and lighting change move a descriptor by a few bits, which is enough to cross a
 /// cluster boundary somewhere on its path: the plain descent then never meets its map
 /// point, however the candidates are widened below the wrong branch. Over nine blurred
-/// sessions of the shipped scene, falling back to 8 probes within 16 bits placed 96.5 % of
-/// frames within (5 cm, 2°) on average; falling back to the next coarser level, 94.3 %.
+/// sessions of the shipped scene, falling back to 8 probes within 10 bits placed 96.5 % of
+/// frames within (5 cm, 2°) on average (within 16 bits, the same at a third more probing
+/// time; 4 probes, 94.9–95.4 %); falling back to the next coarser level, 94.3 %.
 /// (Brute force over the whole map reached 97.1 % on the shipped blurred session, at
 /// ~30 ms a frame; keyframe retrieval by bag of words kept returning the same few
 /// keyframes for this scene's repeated textures.)
@@ -113,12 +114,12 @@ public struct VocabularyProbes: Sendable, Hashable {
     public var maxProbes = 8
     /// How much worse (Hamming bits, summed over the levels of its path) than the plain
     /// descent a node's path may be and still be probed.
-    public var slackBits = 16
+    public var slackBits = 10
     /// Lowe ratio for these matches: more candidates per feature bring a closer second
     /// best, so the test is a little looser than `globalRatio`.
     public var ratio: Float = 0.85
 
-    public init(maxProbes: Int = 8, slackBits: Int = 16, ratio: Float = 0.85) {
+    public init(maxProbes: Int = 8, slackBits: Int = 10, ratio: Float = 0.85) {
         self.maxProbes = maxProbes; self.slackBits = slackBits; self.ratio = ratio
     }
 }
