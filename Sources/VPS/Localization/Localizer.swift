@@ -241,7 +241,11 @@ public final class Localizer: Sendable {
             .match(query: descriptors, train: index.descriptors, bucketOffsets: index.bucketOffsets, buckets: buckets)
         for k in matches.indices { matches[k].train = index.point(inSlot: matches[k].train) }
         timings.match += watch.lap()
-        let attempt = solve(matches, query, gravity: query.gravity)
+        var ransac = options.ransac
+        if case .words = search, let probes = options.fallbackProbes {
+            ransac.maxIterations = min(ransac.maxIterations, probes.plainSearchMaxIterations)
+        }
+        let attempt = solve(matches, query, gravity: query.gravity, ransac: ransac)
         timings.solve += watch.lap()
         return attempt
     }

@@ -118,8 +118,15 @@ public struct VocabularyProbes: Sendable, Hashable {
     /// Lowe ratio for these matches: more candidates per feature bring a closer second
     /// best, so the test is a little looser than `globalRatio`.
     public var ratio: Float = 0.85
+    /// RANSAC samples for the plain search that comes first (at most `ransac.maxIterations`).
+    /// Its candidates are among the probes', so a frame whose plain matches need more
+    /// samples than this is searched again with more right matches and the full budget.
+    /// Hopeless blurred frames stop wasting 700 samples there: −0.09 ms a frame on the
+    /// blurred session, and over nine blurred sessions 96.3 % within (5 cm, 2°) against 96.5 %.
+    public var plainSearchMaxIterations = 300
 
-    public init(maxProbes: Int = 8, slackBits: Int = 10, ratio: Float = 0.85) {
+    public init(maxProbes: Int = 8, slackBits: Int = 10, ratio: Float = 0.85, plainSearchMaxIterations: Int = 300) {
         self.maxProbes = maxProbes; self.slackBits = slackBits; self.ratio = ratio
+        self.plainSearchMaxIterations = plainSearchMaxIterations
     }
 }
