@@ -29,15 +29,15 @@ import VPS
         #expect(recall >= 0.98, "single-shot recall at (5 cm, 2°): \(recall)")
     }
 
-    /// Blur and dimmed light, with each frame's gravity as a phone sends it: 68 of 70
-    /// measured (one rejected, one placed 5.5 cm off); 94.3–98.6 % on eight more blurred
-    /// sessions of this scene. Raised above the 95 % with one frame of slack (67 of
-    /// 70 passes). Guards what gravity, weak seeds, coverage and the multi-probe fallback
-    /// reach.
+    /// Blur and dimmed light, with each frame's gravity as a phone sends it: 69 of 70
+    /// measured (one rejected, none placed wrongly); 94.3–98.6 % on eight more blurred
+    /// sessions of this scene. Raised above the 95 % to the measured rate less one
+    /// frame (68 of 70 passes). Guards what gravity, weak seeds, coverage and the
+    /// multi-probe fallback reach.
     @Test func hardQueryLocalizesSingleShotWithin5cm2deg() throws {
         let (_, outcomes) = try run("gallery-query-hard", mode: .singleShot)
         let recall = fractionWithin5cm2deg(outcomes)
-        #expect(recall >= 0.955, "single-shot recall at (5 cm, 2°): \(recall)")
+        #expect(recall >= 0.97, "single-shot recall at (5 cm, 2°): \(recall)")
     }
 
     /// From the images alone (P3P hypotheses) the blurred frames are much harder: 60 of 70
