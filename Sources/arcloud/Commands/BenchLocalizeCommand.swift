@@ -14,8 +14,9 @@ struct BenchLocalizeCommand: Command {
         follow in an order that rotates from frame to frame (whatever runs right after the
         peer finds the caches cold):
           orb only        this project's ORB extraction alone (the floor of any localizer)
-          arcloud         this project's localizer, single-shot (vocabulary matching, upright
-                          P2P LO-RANSAC with the frame's gravity from its odometry, as a phone
+          arcloud         this project's localizer, single-shot (vocabulary matching, then
+                          multi-probe matching for frames it cannot place, upright P2P
+                          LO-RANSAC with the frame's gravity from its odometry, as a phone
                           SDK sends it, up to two guided passes over the local map, LM)
           arcloud+decode  the same, timed from the encoded image
           image only      the same localizer without gravity (P3P LO-RANSAC)
