@@ -292,7 +292,7 @@ public final class Localizer: Sendable {
     /// when too few remain, the implausible matches are dropped and the solve repeats, so
     /// a mirror pose cannot hide a true one with fewer inliers.
     func solve(_ all: [DescriptorMatch], _ query: Query, gravity: SIMD3<Double>?,
-                       ransac: RansacOptions? = nil) -> Attempt {
+               ransac: RansacOptions? = nil) -> Attempt {
         let keypoints = query.keypoints
         var matches = all
         let minCos = cos(options.maxViewingAngle * .pi / 180)

@@ -76,7 +76,7 @@ extension Localizer {
 
     /// Image regions where `pose` predicts visible map points, and those holding `inliers`.
     func coverage(of pose: CameraFromWorld, by inliers: [SIMD2<Double>],
-                          _ camera: CameraIntrinsics) -> ImageCoverage.Counts {
+                  _ camera: CameraIntrinsics) -> ImageCoverage.Counts {
         let centre = pose.pose.center
         let minCos = cos(options.maxViewingAngle * .pi / 180)
         let predicted = (0..<map.points.count).lazy.compactMap { i -> SIMD2<Double>? in

@@ -64,6 +64,25 @@ vc_status check_lists(const int32_t *offsets, int n, const void *items, const ch
     return VC_OK;
 }
 
+// The guided and bucketed matchers: each query keeps its nearest among the train indices
+// `candidates(i, offer)` passes to `offer` (returning false for an index out of range, which
+// fails the call with `range_error`) if it passes the options, then the mutual filter runs.
+template <class Candidates>
+vc_status match_candidates(const uint8_t *query, int nq, const uint8_t *train, int nt, const vc_match_options &o,
+                           Candidates candidates, const char *range_error, vc_match *out, int32_t *count) {
+    int n = 0;
+    for (int i = 0; i < nq; ++i) {
+        const uint8_t *q = query + size_t(i) * 32;
+        Best b;
+        if (!candidates(i, [&](int j) { b.offer(j, hamming(q, train + size_t(j) * 32)); }))
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, range_error);
+        if (passes(b, o)) out[n++] = vc_match{i, b.train, b.d1, b.d2};
+    }
+    if (o.mutual) n = keep_mutual(out, n, nt);
+    *count = n;
+    return VC_OK;
+}
+
 }  // namespace
 
 extern "C" int32_t vc_hamming_distance(const uint8_t *a, const uint8_t *b) { return hamming(a, b); }
@@ -117,23 +136,15 @@ extern "C" vc_status vc_match_guided(const uint8_t *query, int32_t nq, const uin
         if (!options || !count || nq < 0 || nt < 0 || (nq > 0 && (!query || !out || !offsets)))
             return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument or negative count");
         if (vc_status s = check_lists(offsets, nq, candidates, "candidates"); s != VC_OK) return s;
-        const vc_match_options o = *options;
-        int n = 0;
-        for (int i = 0; i < nq; ++i) {
-            const uint8_t *q = query + size_t(i) * 32;
-            Best b;
+        const auto listed = [&](int i, auto &&offer) {
             for (int k = offsets[i]; k < offsets[i + 1]; ++k) {
                 const int j = candidates[k];
-                if (j < 0 || j >= nt)
-                    return vc::fail(VC_ERR_INVALID_ARGUMENT, "candidate index out of range");
-                b.offer(j, hamming(q, train + size_t(j) * 32));
+                if (j < 0 || j >= nt) return false;
+                offer(j);
             }
-            if (!passes(b, o)) continue;
-            out[n++] = vc_match{i, b.train, b.d1, b.d2};
-        }
-        if (o.mutual) n = keep_mutual(out, n, nt);
-        *count = n;
-        return VC_OK;
+            return true;
+        };
+        return match_candidates(query, nq, train, nt, *options, listed, "candidate index out of range", out, count);
     });
 }
 
@@ -150,23 +161,14 @@ extern "C" vc_status vc_match_buckets(const uint8_t *query, int32_t nq, const ui
             return vc::fail(VC_ERR_INVALID_ARGUMENT, "bucket offsets must run from 0 to at most n_train");
         if (vc_status s = check_lists(bucket_offsets, n_buckets, train, "buckets"); s != VC_OK) return s;
         if (vc_status s = check_lists(query_offsets, nq, query_buckets, "query buckets"); s != VC_OK) return s;
-        const vc_match_options o = *options;
-        int n = 0;
-        for (int i = 0; i < nq; ++i) {
-            const uint8_t *q = query + size_t(i) * 32;
-            Best b;
+        const auto bucketed = [&](int i, auto &&offer) {
             for (int k = query_offsets[i]; k < query_offsets[i + 1]; ++k) {
                 const int bucket = query_buckets[k];
-                if (bucket < 0 || bucket >= n_buckets)
-                    return vc::fail(VC_ERR_INVALID_ARGUMENT, "bucket index out of range");
-                for (int j = bucket_offsets[bucket]; j < bucket_offsets[bucket + 1]; ++j)
-                    b.offer(j, hamming(q, train + size_t(j) * 32));
+                if (bucket < 0 || bucket >= n_buckets) return false;
+                for (int j = bucket_offsets[bucket]; j < bucket_offsets[bucket + 1]; ++j) offer(j);
             }
-            if (!passes(b, o)) continue;
-            out[n++] = vc_match{i, b.train, b.d1, b.d2};
-        }
-        if (o.mutual) n = keep_mutual(out, n, nt);
-        *count = n;
-        return VC_OK;
+            return true;
+        };
+        return match_candidates(query, nq, train, nt, *options, bucketed, "bucket index out of range", out, count);
     });
 }

@@ -27,7 +27,7 @@ inline bool nearer(const Hit &a, const Hit &b) { return a.d2 < b.d2 || (a.d2 == 
 struct Scratch {
     std::vector<Projected> projected, grid;  // grid: projected sorted by cell
     std::vector<int32_t> cell_start, cell_of_point;
-    std::vector<Hit> top;                    // one keypoint's hits
+    std::vector<Hit> near;                   // one keypoint's hits
 };
 
 thread_local Scratch scratch;
@@ -119,8 +119,8 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
         // Every projection in range goes into `near` (appended without a branch: the
         // in-radius test is a coin flip the branch predictor loses), then the K nearest
         // are selected from those few.
-        scratch.top.resize(np + 1);
-        Hit *near = scratch.top.data();
+        scratch.near.resize(np + 1);
+        Hit *near = scratch.near.data();
         const Projected *cells = grid.data();
         const int32_t *start = cs.data();
         int32_t written = 0;
@@ -148,9 +148,8 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
             std::sort(near, near + m, [](const Hit &a, const Hit &b) {
                 return a.d2 < b.d2 || (a.d2 == b.d2 && a.point < b.point);
             });
-            Hit *top = near;
             if (written + m > capacity) return VC_ERR_INVALID_ARGUMENT;
-            for (int32_t j = 0; j < m; ++j) candidates[written++] = top[j].point;
+            for (int32_t j = 0; j < m; ++j) candidates[written++] = near[j].point;
             offsets[k + 1] = written;
         }
         *count = written;
