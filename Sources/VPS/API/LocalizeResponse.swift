@@ -5,7 +5,7 @@ import Geometry
 /// A frame that could not be localized is still a 200 with `status: "notLocalized"` and a
 /// `reason`: the request was fine, the image just did not match the map well enough.
 ///
-/// DESIGN.md names the reprojection error field `error`; it is `reprojectionError` here so
+/// The original design named the reprojection error field `error`; it is `reprojectionError` here so
 /// it cannot be confused with the `{"error": {...}}` envelope of failed requests.
 public struct LocalizeResponse: Sendable, Hashable, Codable {
     public enum Status: String, Sendable, Hashable, Codable {
