@@ -39,7 +39,9 @@ binary=$scratch/debug/arcloud-fuzz
 
 # Swift's backtracer would race libFuzzer's own crash handling.
 export SWIFT_BACKTRACE=enable=no
-export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=0:detect_stack_use_after_return=0}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_stack_use_after_return=0}
+# Leaks are findings too; the suppressions are documented false positives in system libraries.
+export LSAN_OPTIONS=suppressions=$PWD/scripts/sanitizers/lsan.supp:print_suppressions=0
 
 failed=()
 printf '%-18s %8s %12s %10s %8s  %s\n' target seconds executions "exec/s" corpus result

@@ -21,6 +21,17 @@ extension FuzzTarget {
 /// The target chosen on the command line; set once before libFuzzer starts.
 nonisolated(unsafe) var selectedTarget: FuzzTarget?
 
+/// Runs the selected target on one input (libFuzzer's callback).
+///
+/// Also exported as `LLVMFuzzerTestOneInput`: libFuzzer's archive references that name
+/// from its own `main` (which SwiftPM's `main` replaces), so the link needs it.
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    guard let target = selectedTarget else { fatalError("arcloud-fuzz: no target selected") }
+    target.run(size == 0 || data == nil ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
+    return 0
+}
+
 /// The package root (the folder holding `Maps/` and `Datasets/`), from this file's path.
 let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent()

@@ -21,11 +21,7 @@ let fuzzer = Thread {
     var cStrings: [UnsafeMutablePointer<CChar>?] = libFuzzerArguments.map { strdup($0) } + [nil]
     let status = cStrings.withUnsafeMutableBufferPointer { buffer -> Int32 in
         var argv = buffer.baseAddress
-        return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            let bytes = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
-            selectedTarget!.run(bytes)
-            return 0
-        }
+        return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOneInput(data, size) }
     }
     libFuzzerArguments.removeAll()
     exit(status)

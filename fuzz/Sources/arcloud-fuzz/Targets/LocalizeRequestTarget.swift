@@ -4,7 +4,7 @@ import Vision
 
 extension FuzzTarget {
     /// The `request` part of `POST /v1/localize`, decoded and checked as the server does,
-    /// then localized on the shipped gallery map: against a real walk frame when the
+    /// then localized on a three-keyframe gallery map: against a real walk frame when the
     /// intrinsics are for 640x480 (so priors, gravity and distortion reach the solver),
     /// otherwise against a blank image of the requested size.
     static let localizeRequest = FuzzTarget(name: "localize-request", summary: "localize request JSON, then a localization") { bytes in
@@ -25,9 +25,10 @@ extension FuzzTarget {
     }
 }
 
-/// The shipped map and one of its query frames, loaded once per process.
+/// A small map of the gallery (three keyframes: the map target's seed, so that loading
+/// it for each simulated session stays cheap) and a query frame, loaded once per process.
 enum GalleryFixture {
-    static let mapURL = packageRoot.appendingPathComponent("Maps/gallery.vpsmap")
+    static let mapURL = packageRoot.appendingPathComponent("fuzz/corpus/map/three-keyframes.vpsmap")
 
     static let localizer: Localizer = {
         do { return try Localizer(map: try VPSMap.load(from: mapURL.path)) } catch {

@@ -4,7 +4,7 @@ import VPS
 
 /// A session folder with two real frames of the gallery walk, and the SDK set up as
 /// `arcloud simulate --clock virtual` sets it up, with one embedded backend kept for
-/// the whole process (it loads the gallery map on its first localization).
+/// the whole process (it loads the small gallery map on its first localization).
 enum SimulationFixture {
     static let folder: URL = {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("arcloud-fuzz-session-\(getpid())")
