@@ -120,11 +120,15 @@ public final class GraffityARCloud {
     /// Makes the session host (the "view controller") that replays `session`, reading
     /// frame images from `images`. The new host becomes the one `reset()` routes to;
     /// a previous host stops (keep one active host per SDK).
-    /// - Throws: `ARCloudError.sessionShutDown`; `.invalidUsage` for invalid intrinsics.
+    /// - Throws: `ARCloudError.sessionShutDown`; `.invalidUsage` for invalid intrinsics, or a
+    ///   frame timestamp or script time the replay clock cannot hold (`SessionTime`).
     public func makeViewController(session: RecordedSession, images: any FrameImageSource) throws -> ARSessionHost {
         guard !isShutDown else { throw ARCloudError.sessionShutDown }
         if let problem = session.camera.problem {
             throw ARCloudError.invalidUsage("the recorded session's camera is invalid: \(problem)")
+        }
+        if let problem = SessionTime.problems(of: session).first {
+            throw ARCloudError.invalidUsage("the recorded session's \(problem.location) is invalid: \(problem.message)")
         }
         if let previous = currentHost, !previous.isRemoved {
             previous.stop()

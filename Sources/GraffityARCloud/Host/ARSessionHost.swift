@@ -218,8 +218,10 @@ public final class ARSessionHost {
     private var isFinished: Bool { isReplayFinished && scriptActionsRun >= script.count }
 
     /// A scripted action's time on the replay clock, to the microsecond (as frames).
+    /// (`makeViewController` refuses sessions with times `SessionTime` cannot convert, so
+    /// the fallback is never taken.)
     static func time(of action: ScriptAction) -> Duration {
-        .microseconds(Int64((action.time * 1e6).rounded()))
+        .microseconds(SessionTime.microseconds(action.time) ?? 0)
     }
 
     func checkUsable() throws {
@@ -230,7 +232,7 @@ public final class ARSessionHost {
     /// A frame's time, to the microsecond: recorded seconds are binary floating point, and
     /// `advance(by: .seconds(0.1))` ten times must reach the frame stamped 1.0.
     private func frameTimeOf(_ frame: RecordedSession.Frame) -> Duration {
-        .microseconds(Int64((frame.timestamp * 1e6).rounded()))
+        .microseconds(SessionTime.microseconds(frame.timestamp) ?? 0)
     }
     private func frameTime(_ index: Int) -> Duration { frameTimeOf(frames[index]) }
 
@@ -324,8 +326,10 @@ public final class ARSessionHost {
     }
 
     /// Surfaces a failure that the retry policy did not absorb. A rejected token ends the
-    /// session; an unreadable frame is reported and the next request tries again; anything
-    /// else stops VPS in `.failed` until `reset()`.
+    /// session. A failure of one frame (its image unreadable, or the request refused for
+    /// that image: it does not decode, say) is that frame's outcome, as in `arcloud
+    /// localize`: reported, and the next request tries the next frame. Anything else
+    /// (map missing, backend unavailable…) stops VPS in `.failed` until `reset()`.
     private func backendDidFail(_ error: any Error) {
         if error is CancellationError { return }
         let failure: ARCloudError
@@ -338,7 +342,7 @@ public final class ARSessionHost {
         case .invalidAccessToken:
             sdk.emit(.localization(.failed(failure)))
             sdk.rejectAccessToken()
-        case .frameUnavailable:
+        case .frameUnavailable, .requestRejected:
             sdk.update { $0.lastError = failure }
             sdk.emit(.localization(.failed(failure)))
         default:

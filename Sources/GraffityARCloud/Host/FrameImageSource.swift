@@ -7,14 +7,18 @@ public protocol FrameImageSource: Sendable {
     func image(for frame: RecordedSession.Frame) throws -> EncodedImage
 }
 
-/// Reads frame images from a recorded session's folder (`<directory>/<frame.image>`).
+/// Reads frame images from a recorded session's folder (`<directory>/<frame.image>`); a
+/// path that leaves the folder or is not a regular file is `frameUnavailable`.
 public struct DirectoryFrameImages: FrameImageSource {
     public let directory: URL
 
     public init(directory: URL) { self.directory = directory }
 
     public func image(for frame: RecordedSession.Frame) throws -> EncodedImage {
-        let url = directory.appendingPathComponent(frame.image)
+        let url: URL
+        do { url = try RecordedSession.imageURL(of: frame, in: directory) } catch {
+            throw ARCloudError.frameUnavailable(frameId: frame.id, reason: "\(error)")
+        }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw ARCloudError.frameUnavailable(frameId: frame.id, reason: "cannot read \(url.path)")

@@ -40,9 +40,9 @@ public struct COLMAPImporter: Sendable {
         try fm.createDirectory(at: output.appendingPathComponent("frames"), withIntermediateDirectories: true)
         var frames: [RecordedSession.Frame] = []
         for (i, e) in selected.enumerated() {
-            let source = images.appendingPathComponent(e.name)
-            guard fm.fileExists(atPath: source.path) else {
-                throw DatasetImportError("images.txt", line: e.line, "image '\(e.name)' not found in \(images.path)")
+            let source: URL
+            do { source = try ContainedPath.regularFile(e.name, in: images, source: "images.txt") } catch let e2 as ContainedPathError {
+                throw DatasetImportError("images.txt", line: e.line, e2.problem)
             }
             let id = String(format: "%06d", i)
             let image = "frames/\(id).\(source.pathExtension.lowercased())"

@@ -20,12 +20,20 @@ enum DatasetJSON {
     /// Decodes `file`, first checking its `version` so a future format reports
     /// `unsupportedVersion` rather than a confusing field error.
     static func decode<T: Decodable>(_ type: T.Type, from file: URL, supportedVersion: Int) throws -> T {
+        try decode(type, from: read(file), fileName: file.lastPathComponent, supportedVersion: supportedVersion)
+    }
+
+    /// The bytes of a dataset file; only a regular file is opened (a FIFO would block).
+    static func read(_ file: URL) throws -> Data {
         let name = file.lastPathComponent
-        let data: Data
-        do { data = try Data(contentsOf: file) } catch {
+        switch FileKind(atPath: file.path) {
+        case .regular: break
+        case .missing: throw DatasetProblem(.unreadableFile, at: name, "the file does not exist")
+        case let kind: throw DatasetProblem(.unreadableFile, at: name, "\(file.path) is \(kind.phrase), not a regular file")
+        }
+        do { return try Data(contentsOf: file) } catch {
             throw DatasetProblem(.unreadableFile, at: name, "cannot read the file (\(error.localizedDescription))")
         }
-        return try decode(type, from: data, fileName: name, supportedVersion: supportedVersion)
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from data: Data, fileName: String,

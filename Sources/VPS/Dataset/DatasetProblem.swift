@@ -20,6 +20,9 @@ public struct DatasetProblem: Error, Sendable, Hashable, CustomStringConvertible
         case duplicateFrameId
         /// A frame's timestamp is not after the previous frame's.
         case nonMonotonicTimestamp
+        /// A frame timestamp or script time that is not finite or too large for the
+        /// replay clock (`SessionTime`).
+        case invalidTime
         /// A frame's image path is absolute or leaves the session folder.
         case imagePathOutsideSession
         /// A frame's image file does not exist.

@@ -31,9 +31,10 @@ extension RecordedSession {
         try encoded().write(to: directory.appendingPathComponent(Self.fileName), options: .atomic)
     }
 
-    /// The file of `frame`'s image for a session stored in `directory`.
-    public static func imageURL(of frame: Frame, in directory: URL) -> URL {
-        directory.appendingPathComponent(frame.image)
+    /// The file of `frame`'s image for a session stored in `directory`: a regular file
+    /// inside `directory` (symlinks resolved), else a `ContainedPathError` naming the frame.
+    public static func imageURL(of frame: Frame, in directory: URL) throws -> URL {
+        try ContainedPath.regularFile(frame.image, in: directory, source: "\(fileName) frame '\(frame.id)'")
     }
 
     static func sessionFile(_ url: URL) -> URL {

@@ -6,7 +6,8 @@ import Geometry
 /// Structural problems (unreadable or malformed `session.json`, unknown version,
 /// non-unit quaternion) stop the check with that one problem, since nothing after can be
 /// trusted. Otherwise all problems are reported: invalid intrinsics, duplicate frame ids,
-/// non-monotonic timestamps, image paths outside the folder, missing or unreadable
+/// non-monotonic timestamps, times the replay clock cannot hold, image paths outside the
+/// folder (symlinks included), non-regular image files, missing or unreadable
 /// images, images whose stored size differs from the camera's, and odometry that is not
 /// gravity-aligned where the ground truth says so.
 public enum SessionValidator {
@@ -45,10 +46,8 @@ public enum SessionValidator {
             } else {
                 firstIndexOfId[frame.id] = i
             }
-            if !frame.timestamp.isFinite {
-                problems.append(DatasetProblem(.nonMonotonicTimestamp, at: "\(at).timestamp",
-                    "timestamp \(frame.timestamp) is not finite"))
-            } else if i > 0, frame.timestamp <= session.frames[i - 1].timestamp {
+            if i > 0, SessionTime.problem(frame.timestamp) == nil, SessionTime.problem(session.frames[i - 1].timestamp) == nil,
+               frame.timestamp <= session.frames[i - 1].timestamp {
                 problems.append(DatasetProblem(.nonMonotonicTimestamp, at: "\(at).timestamp",
                     "timestamp \(frame.timestamp) is not after frames[\(i - 1)]'s \(session.frames[i - 1].timestamp)"))
             }
@@ -60,6 +59,7 @@ public enum SessionValidator {
             }
             if let directory { problems += imageProblems(frame, index: i, session: session, directory: directory) }
         }
+        problems += SessionTime.problems(of: session)
         if let p = gravityProblem(session) { problems.append(p) }
         return problems
     }
@@ -88,16 +88,22 @@ public enum SessionValidator {
 
     private static func imageProblems(_ frame: RecordedSession.Frame, index i: Int,
                                       session: RecordedSession, directory: URL) -> [DatasetProblem] {
-        let at = "frames[\(i)].image"
-        let parts = frame.image.split(separator: "/")
-        if frame.image.isEmpty || frame.image.hasPrefix("/") || parts.contains("..") {
-            return [DatasetProblem(.imagePathOutsideSession, at: at,
-                "'\(frame.image)' must be a path inside the session folder")]
-        }
-        let url = RecordedSession.imageURL(of: frame, in: directory)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            return [DatasetProblem(.missingFrameImage, at: frame.image, "image of frame '\(frame.id)' does not exist")]
+        let url: URL
+        do {
+            url = try RecordedSession.imageURL(of: frame, in: directory)
+        } catch let e as ContainedPathError {
+            switch e.reason {
+            case .empty, .outsideFolder:
+                return [DatasetProblem(.imagePathOutsideSession, at: "frames[\(i)].image",
+                    "'\(frame.image)' must be a path inside the session folder")]
+            case .missing, .folderUnreadable:
+                return [DatasetProblem(.missingFrameImage, at: frame.image, "image of frame '\(frame.id)' does not exist")]
+            case .notRegularFile(let kind):
+                return [DatasetProblem(.unreadableFrameImage, at: frame.image,
+                    "image of frame '\(frame.id)' is \(kind), not a regular file")]
+            }
+        } catch {
+            return [DatasetProblem(.unreadableFrameImage, at: frame.image, "\(error)")]
         }
         guard let header = ImageHeader.read(url) else {
             return [DatasetProblem(.unreadableFrameImage, at: frame.image,

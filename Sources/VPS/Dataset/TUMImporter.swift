@@ -45,9 +45,9 @@ public struct TUMImporter: Sendable {
         for (i, entry) in rgbList.enumerated() {
             let pose = Self.pose(at: entry.time, in: groundTruth, maxGap: maxGap, maxDifference: maxDifference)
             if requirePose && pose == nil { continue }
-            let source = sequence.appendingPathComponent(entry.fields[0])
-            guard fm.fileExists(atPath: source.path) else {
-                throw DatasetImportError("rgb.txt", line: entry.line, "image '\(entry.fields[0])' does not exist")
+            let source: URL
+            do { source = try ContainedPath.regularFile(entry.fields[0], in: sequence, source: "rgb.txt") } catch let e as ContainedPathError {
+                throw DatasetImportError("rgb.txt", line: entry.line, e.problem)
             }
             let id = String(format: "%06d", i)
             let ext = source.pathExtension.isEmpty ? "png" : source.pathExtension.lowercased()

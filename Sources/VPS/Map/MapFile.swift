@@ -57,11 +57,12 @@ extension VPSMap {
 /// Reading and writing the SQLite form (`MapSchema`).
 enum MapFile {
     static func withMapDatabase<R>(_ path: String, _ body: (SQLiteDatabase) throws -> R) throws -> R {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw MapFileError(path: path, reason: .missing)
+        switch FileKind(atPath: path) {
+        case .regular: break
+        case .missing: throw MapFileError(path: path, reason: .missing)
+        // SQLite would block opening a FIFO; a directory or device is no map either.
+        case let kind: throw MapFileError(path: path, reason: .notAMap("it is \(kind.phrase)"))
         }
-        if isDirectory.boolValue { throw MapFileError(path: path, reason: .notAMap("it is a directory")) }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         if size == 0 { throw MapFileError(path: path, reason: .notAMap("the file is empty")) }
         do {
@@ -93,7 +94,7 @@ enum MapFile {
         } catch let e as VocabularyError {
             throw MapFileError(path: path, reason: .corrupt("retrieval index: \(e)"))
         } catch let e as DecodingError {
-            throw MapFileError(path: path, reason: .corrupt("bad JSON in the map: \(e)"))
+            throw MapFileError(path: path, reason: .corrupt(MapTableRow.describe(e)))
         }
     }
 
@@ -113,113 +114,153 @@ enum MapFile {
                           observations: observations, vocabulary: vocabulary)
     }
 
+    // Every column is read through `MapTableRow`: types and finiteness checked, and a bad
+    // value named by table, row and column. Counts and ids are checked before anything is
+    // allocated from them.
+
     static func readMetadata(_ db: SQLiteDatabase) throws -> MapMetadata {
         var info: [String: String] = [:]
-        try db.forEachRow("SELECT key, value FROM map_info") { info[$0.text(0) ?? ""] = $0.text(1) ?? "" }
-        let decoder = JSONDecoder()
-        let camera = try info["camera"].flatMap { try decoder.decode(CameraIntrinsics?.self, from: Data($0.utf8)) }
-        let builder = try info["builder"].map { try decoder.decode([String: String].self, from: Data($0.utf8)) } ?? [:]
-        let created = info["created"].flatMap { try? Date($0, strategy: .iso8601) } ?? Date(timeIntervalSince1970: 0)
+        try MapTableRow.forEach(db, table: "map_info", "SELECT key, value FROM map_info") { r in
+            info[try r.text(0)] = try r.text(1)
+        }
+        func problem(_ key: String, _ message: String) -> MapInconsistency {
+            MapInconsistency("table map_info, key '\(key)', column value: \(message)")
+        }
+        let camera = try info["camera"].flatMap { text in
+            try MapTableRow.decodeJSON(CameraIntrinsics?.self, text) { problem("camera", $0) }
+        }
+        if let p = camera?.problem { throw problem("camera", p) }
+        let builder = try info["builder"].map { text in
+            try MapTableRow.decodeJSON([String: String].self, text) { problem("builder", $0) }
+        } ?? [:]
+        var created = Date(timeIntervalSince1970: 0)
+        if let text = info["created"] {
+            guard let date = try? Date(text, strategy: .iso8601) else {
+                throw problem("created", "'\(text)' is not an ISO 8601 date")
+            }
+            created = date
+        }
         return MapMetadata(name: info["name"] ?? "", created: created, camera: camera,
                            source: info["source"] ?? "", builder: builder)
     }
 
     static func readScene(_ db: SQLiteDatabase) throws -> SceneContent {
         var sections: [MapSection] = []
-        try db.forEachRow("SELECT idx, id, name, min_x, min_y, min_z, max_x, max_y, max_z FROM sections ORDER BY idx") { r in
-            guard r.int(0) == sections.count else { throw MapInconsistency("section indices are not 0, 1, 2…") }
-            let bounded = !r.isNull(3) && !r.isNull(6)
+        try MapTableRow.forEach(db, table: "sections",
+                                "SELECT idx, id, name, min_x, min_y, min_z, max_x, max_y, max_z FROM sections ORDER BY idx") { r in
+            guard try r.integer(0) == sections.count else { throw r.problem(0, "section indices are not 0, 1, 2…") }
+            let bounds = try (3...8).map { try r.optionalReal($0) }
+            let present = bounds.compactMap { $0 }
+            guard present.isEmpty || present.count == 6 else {
+                throw r.problem(3, "bounds must be all six numbers or all NULL")
+            }
             sections.append(MapSection(
-                id: r.text(1) ?? "", name: r.text(2) ?? "",
-                boundsMin: bounded ? SIMD3(r.double(3), r.double(4), r.double(5)) : nil,
-                boundsMax: bounded ? SIMD3(r.double(6), r.double(7), r.double(8)) : nil))
+                id: try r.text(1), name: try r.text(2),
+                boundsMin: present.isEmpty ? nil : SIMD3(present[0], present[1], present[2]),
+                boundsMax: present.isEmpty ? nil : SIMD3(present[3], present[4], present[5])))
         }
         var objects: [SceneObject] = []
-        let decoder = JSONDecoder()
-        try db.forEachRow("SELECT id, kind, section, tx, ty, tz, qx, qy, qz, qw, ex, ey, ez, payload FROM scene_objects ORDER BY idx") { r in
-            guard let kind = SceneObject.Kind(rawValue: r.text(1) ?? "") else {
-                throw MapInconsistency("object '\(r.text(0) ?? "")' has unknown kind '\(r.text(1) ?? "")'")
-            }
-            let payload = try decoder.decode([String: String].self, from: Data((r.text(13) ?? "{}").utf8))
-            objects.append(SceneObject(id: r.text(0) ?? "", kind: kind, sectionId: r.text(2) ?? "",
-                                       pose: try pose(r, from: 3), extent: SIMD3(r.double(10), r.double(11), r.double(12)),
-                                       payload: payload))
+        try MapTableRow.forEach(db, table: "scene_objects",
+            "SELECT id, kind, section, tx, ty, tz, qx, qy, qz, qw, ex, ey, ez, payload FROM scene_objects ORDER BY idx") { r in
+            let kindName = try r.text(1)
+            guard let kind = SceneObject.Kind(rawValue: kindName) else { throw r.problem(1, "unknown kind '\(kindName)'") }
+            objects.append(SceneObject(id: try r.text(0), kind: kind, sectionId: try r.text(2),
+                                       pose: try pose(r, from: 3), extent: SIMD3(try r.real(10), try r.real(11), try r.real(12)),
+                                       payload: try r.json([String: String].self, 13)))
         }
         var nodes: [NavigationGraph.Node] = []
-        try db.forEachRow("SELECT id, name, x, y, z, section FROM nav_nodes ORDER BY idx") { r in
-            nodes.append(.init(id: r.text(0) ?? "", name: r.text(1) ?? "",
-                               position: SIMD3(r.double(2), r.double(3), r.double(4)), sectionId: r.text(5) ?? ""))
+        try MapTableRow.forEach(db, table: "nav_nodes", "SELECT id, name, x, y, z, section FROM nav_nodes ORDER BY idx") { r in
+            nodes.append(.init(id: try r.text(0), name: try r.text(1),
+                               position: SIMD3(try r.real(2), try r.real(3), try r.real(4)), sectionId: try r.text(5)))
         }
         var edges: [NavigationGraph.Edge] = []
-        try db.forEachRow("SELECT from_node, to_node, weight FROM nav_edges ORDER BY idx") { r in
-            edges.append(.init(from: r.text(0) ?? "", to: r.text(1) ?? "", weight: r.double(2)))
+        try MapTableRow.forEach(db, table: "nav_edges", "SELECT from_node, to_node, weight FROM nav_edges ORDER BY idx") { r in
+            edges.append(.init(from: try r.text(0), to: try r.text(1), weight: try r.real(2)))
         }
         return SceneContent(sections: sections, objects: objects, navigation: NavigationGraph(nodes: nodes, edges: edges))
     }
 
     /// A pose from 7 columns tx ty tz qx qy qz qw starting at `i`.
-    static func pose(_ r: SQLiteStatement, from i: Int) throws -> Pose {
-        let q = Quaternion(x: r.double(i + 3), y: r.double(i + 4), z: r.double(i + 5), w: r.double(i + 6))
-        guard abs(q.norm - 1) < 1e-3 else { throw MapInconsistency("a stored rotation is not a unit quaternion") }
+    static func pose(_ r: MapTableRow, from i: Int) throws -> Pose {
+        let q = Quaternion(x: try r.real(i + 3), y: try r.real(i + 4), z: try r.real(i + 5), w: try r.real(i + 6))
+        guard abs(q.norm - 1) < 1e-3 else { throw r.problem(i + 3, "the rotation is not a unit quaternion (norm \(q.norm))") }
         // Renormalising a unit quaternion would change its last bits: keep stored values exact.
-        return Pose(rotation: abs(q.norm - 1) < 1e-9 ? q : q.normalized, translation: SIMD3(r.double(i), r.double(i + 1), r.double(i + 2)))
+        return Pose(rotation: abs(q.norm - 1) < 1e-9 ? q : q.normalized,
+                    translation: SIMD3(try r.real(i), try r.real(i + 1), try r.real(i + 2)))
     }
 
     static func readKeyframes(_ db: SQLiteDatabase) throws -> [MapKeyframe] {
         var keyframes: [MapKeyframe] = []
-        let decoder = JSONDecoder()
-        try db.forEachRow("""
+        try MapTableRow.forEach(db, table: "keyframes", """
             SELECT id, name, timestamp, tx, ty, tz, qx, qy, qz, qw, width, height, fx, fy, cx, cy, distortion, section
             FROM keyframes ORDER BY id
             """) { r in
-            guard r.int(0) == keyframes.count else { throw MapInconsistency("keyframe ids are not 0, 1, 2…") }
-            let distortion = try r.text(16).map { try decoder.decode([Double].self, from: Data($0.utf8)) } ?? []
-            let k = CameraIntrinsics(width: r.int(10), height: r.int(11), fx: r.double(12), fy: r.double(13),
-                                     cx: r.double(14), cy: r.double(15), distortion: distortion)
-            keyframes.append(MapKeyframe(name: r.text(1) ?? "", timestamp: r.double(2), pose: try pose(r, from: 3),
-                                         intrinsics: k, section: r.isNull(17) ? nil : r.int(17)))
+            guard try r.integer(0) == keyframes.count else { throw r.problem(0, "keyframe ids are not 0, 1, 2…") }
+            let distortion = try r.optionalText(16) == nil ? [] : try r.json([Double].self, 16)
+            let k = CameraIntrinsics(width: try r.integer(10, in: 1...16384), height: try r.integer(11, in: 1...16384),
+                                     fx: try r.real(12), fy: try r.real(13), cx: try r.real(14), cy: try r.real(15),
+                                     distortion: distortion)
+            if let p = k.problem { throw r.problem(10, p) }
+            keyframes.append(MapKeyframe(name: try r.text(1), timestamp: try r.real(2), pose: try pose(r, from: 3),
+                                         intrinsics: k, section: try r.optionalInteger(17, in: 0...Int(Int32.max))))
         }
         return keyframes
     }
 
     static func readPoints(_ db: SQLiteDatabase) throws -> MapPoints {
-        let n = Int(try db.scalar("SELECT coalesce(max(id) + 1, 0) FROM points")?.integer ?? 0)
+        // Ids must be exactly 0..<count before `count` sizes anything: a lone point with id
+        // 10^12 must not reserve terabytes.
+        var (n, minId, maxId) = (0, 0, -1)
+        try db.forEachRow("SELECT count(*), coalesce(min(id), 0), coalesce(max(id), -1) FROM points") {
+            (n, minId, maxId) = ($0.int(0), $0.int(1), $0.int(2))
+        }
+        guard minId == 0 || n == 0, maxId == n - 1 else {
+            throw MapInconsistency("table points: ids run from \(minId) to \(maxId) over \(n) rows; they must be 0, 1, 2…")
+        }
         var positions = [Double](), descriptors = [UInt8](), counts = [UInt32](), words = [UInt32](), sections = [Int32]()
         positions.reserveCapacity(3 * n); descriptors.reserveCapacity(32 * n)
         counts.reserveCapacity(n); words.reserveCapacity(n); sections.reserveCapacity(n)
-        try db.forEachRow("SELECT id, x, y, z, descriptor, observations, word, section FROM points ORDER BY id") { r in
-            guard r.int(0) == counts.count else { throw MapInconsistency("point ids are not 0, 1, 2…") }
-            positions.append(r.double(1)); positions.append(r.double(2)); positions.append(r.double(3))
+        try MapTableRow.forEach(db, table: "points",
+                                "SELECT id, x, y, z, descriptor, observations, word, section FROM points ORDER BY id") { r in
+            guard try r.integer(0) == counts.count else { throw r.problem(0, "point ids are not 0, 1, 2…") }
+            positions.append(try r.real(1)); positions.append(try r.real(2)); positions.append(try r.real(3))
             try r.withBlob(4) { b in
-                guard b.count == 32 else { throw MapInconsistency("point \(counts.count) has a \(b.count)-byte descriptor") }
+                guard b.count == 32 else { throw r.problem(4, "a descriptor has 32 bytes, this one \(b.count)") }
                 descriptors.append(contentsOf: b)
             }
-            counts.append(UInt32(clamping: r.int64(5)))
-            words.append(UInt32(clamping: r.int64(6)))
-            sections.append(Int32(clamping: r.int64(7)))
+            counts.append(UInt32(try r.integer(5, in: 0...Int(UInt32.max))))
+            words.append(UInt32(try r.integer(6, in: 0...Int(UInt32.max))))
+            sections.append(Int32(try r.integer(7, in: -1...Int(Int32.max))))
         }
         return MapPoints(positions: positions, descriptors: descriptors, observationCounts: counts,
                          words: words, sections: sections)
     }
 
     static func readObservations(_ db: SQLiteDatabase) throws -> [MapObservation] {
-        var out: [MapObservation] = []
-        if let n = try db.scalar("SELECT coalesce(sum(count), 0) FROM observations")?.integer { out.reserveCapacity(Int(n)) }
         let size = MapSchema.observationRecordBytes
-        try db.forEachRow("SELECT keyframe, count, data FROM observations ORDER BY keyframe") { r in
-            let keyframe = UInt32(clamping: r.int64(0)), count = r.int(1)
+        var out: [MapObservation] = []
+        // Reserve from the bytes actually stored, never from the `count` column (which a
+        // damaged file may set to 2^62).
+        let bytes = try db.scalar("SELECT coalesce(sum(length(data)), 0) FROM observations")?.integer ?? 0
+        out.reserveCapacity(Int(bytes) / size)
+        try MapTableRow.forEach(db, table: "observations", "SELECT keyframe, count, data FROM observations ORDER BY keyframe") { r in
+            let keyframe = UInt32(try r.integer(0, in: 0...Int(UInt32.max)))
+            let count = try r.integer(1, in: 0...Int.max)
             try r.withBlob(2) { b in
-                guard count >= 0, b.count == count * size else {
-                    throw MapInconsistency("keyframe \(keyframe): \(b.count) bytes of observations for \(count)")
+                // `count <= b.count / size` first, so `count * size` cannot overflow.
+                guard count <= b.count / size, b.count == count * size else {
+                    throw r.problem(1, "\(b.count) bytes of observations for a count of \(count) (\(size) bytes each)")
                 }
                 for i in 0..<count {
                     let o = i * size
+                    let pixel = SIMD2(Float(bitPattern: UInt32(littleEndian: b.loadUnaligned(fromByteOffset: o + 4, as: UInt32.self))),
+                                      Float(bitPattern: UInt32(littleEndian: b.loadUnaligned(fromByteOffset: o + 8, as: UInt32.self))))
+                    guard pixel.x.isFinite, pixel.y.isFinite else {
+                        throw r.problem(2, "observation \(i) has a pixel that is not finite (\(pixel.x), \(pixel.y))")
+                    }
                     out.append(MapObservation(
                         point: UInt32(littleEndian: b.loadUnaligned(fromByteOffset: o, as: UInt32.self)),
-                        keyframe: keyframe,
-                        pixel: SIMD2(Float(bitPattern: UInt32(littleEndian: b.loadUnaligned(fromByteOffset: o + 4, as: UInt32.self))),
-                                     Float(bitPattern: UInt32(littleEndian: b.loadUnaligned(fromByteOffset: o + 8, as: UInt32.self)))),
-                        octave: b[o + 12]))
+                        keyframe: keyframe, pixel: pixel, octave: b[o + 12]))
                 }
             }
         }

@@ -51,3 +51,20 @@ extension SQLiteValue {
     public init(_ v: String?) { self = v.map { .text($0) } ?? .null }
     public init(_ v: Double?) { self = v.map { .real($0) } ?? .null }
 }
+
+/// What SQLite holds in a column of a row, before any conversion a typed read would make
+/// (`SQLiteStatement.double` reads TEXT `'abc'` as 0).
+public enum SQLiteStorageClass: String, Sendable, Hashable {
+    case integer, real, text, blob, null
+
+    /// "an integer", "text"…: for messages.
+    public var phrase: String {
+        switch self {
+        case .integer: "an integer"
+        case .real: "a real number"
+        case .text: "text"
+        case .blob: "a blob"
+        case .null: "NULL"
+        }
+    }
+}

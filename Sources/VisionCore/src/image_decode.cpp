@@ -1,6 +1,7 @@
 // JPEG/PNG header probing and grayscale decode into a caller buffer.
 #include "vc_image.h"
 #include "internal.hpp"
+#include <array>
 #include <climits>
 #include <cstring>
 #include <opencv2/imgcodecs.hpp>
@@ -60,6 +61,22 @@ vc_status probe_jpeg(const uint8_t *d, size_t n, vc_image_info *info) {
     }
 }
 
+// CRC-32 (ISO 3309, as PNG uses) of a chunk's type and data.
+uint32_t png_crc(const uint8_t *p, size_t n) {
+    static const auto table = [] {
+        std::array<uint32_t, 256> t{};
+        for (uint32_t i = 0; i < 256; ++i) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            t[i] = c;
+        }
+        return t;
+    }();
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; ++i) c = table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
+    return c ^ 0xFFFFFFFFu;
+}
+
 vc_status probe_png(const uint8_t *d, size_t n, vc_image_info *info) {
     if (n < 8 + 8 + 13 + 4) return vc::fail(VC_ERR_TRUNCATED, "PNG ends inside its header");
     if (std::memcmp(d + 12, "IHDR", 4) != 0 || be32(d + 8) != 13)
@@ -75,6 +92,11 @@ vc_status probe_png(const uint8_t *d, size_t n, vc_image_info *info) {
         if (i + 12 > n) return vc::fail(VC_ERR_TRUNCATED, "PNG ends before IEND (truncated)");
         const uint64_t len = be32(d + i);
         if (len > 0x7FFFFFFFu) return vc::fail(VC_ERR_DECODE, "PNG chunk length is invalid");
+        if (i + 12 + size_t(len) > n) return vc::fail(VC_ERR_TRUNCATED, "PNG ends inside a chunk (truncated)");
+        // Check every chunk's CRC here: libpng reports a bad one by printing to stderr
+        // (OpenCV installs no libpng error handler) and OpenCV then returns no image.
+        if (png_crc(d + i + 4, 4 + size_t(len)) != be32(d + i + 8 + size_t(len)))
+            return vc::fail(VC_ERR_DECODE, "PNG chunk has a bad CRC (damaged file)");
         if (std::memcmp(d + i + 4, "IEND", 4) == 0) return VC_OK;
         i += 12 + size_t(len);
     }
@@ -115,18 +137,16 @@ extern "C" vc_status vc_image_decode_gray(const uint8_t *data, size_t len, int64
             return vc::fail(VC_ERR_TOO_LARGE, "image has more pixels than allowed");
         if (!out || out_capacity < size_t(pixels))
             return vc::fail(VC_ERR_BUFFER_TOO_SMALL, "output buffer is smaller than width*height");
-        // Decode straight into the caller's buffer: imdecode keeps a destination Mat whose
-        // size and type already match.
-        cv::Mat dst(info->height, info->width, CV_8UC1, out);
+        // Decode into a fresh Mat, never into the caller's buffer: handed a destination,
+        // imdecode leaves it as it was when the decoder fails, so a damaged file read as
+        // a blank (or stale) image instead of an error.
         const cv::Mat buf(1, int(len), CV_8UC1, const_cast<uint8_t *>(data));
-        cv::imdecode(buf, cv::IMREAD_GRAYSCALE | cv::IMREAD_IGNORE_ORIENTATION, &dst);
+        const cv::Mat dst = cv::imdecode(buf, cv::IMREAD_GRAYSCALE | cv::IMREAD_IGNORE_ORIENTATION);
         if (dst.empty()) return vc::fail(VC_ERR_DECODE, "image data does not decode");
         if (dst.cols != info->width || dst.rows != info->height || dst.type() != CV_8UC1)
             return vc::fail(VC_ERR_DECODE, "decoded image does not match its header");
-        if (dst.data != out) {  // decoder reallocated: copy into the caller's buffer
-            cv::Mat wrap(info->height, info->width, CV_8UC1, out);
-            dst.copyTo(wrap);
-        }
+        cv::Mat wrap(info->height, info->width, CV_8UC1, out);
+        dst.copyTo(wrap);
         return VC_OK;
     });
 }

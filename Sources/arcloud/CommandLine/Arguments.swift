@@ -33,6 +33,11 @@ struct Arguments {
             } else if valued.contains(name) {
                 if let v = inline { options[name] = v; continue }
                 guard i < raw.count else { throw UsageError("option '--\(name)' needs a value") }
+                // A value is never another flag: `--map --out DIR` is a missing map, not a
+                // map called `--out` (write `--map=--odd-name` for such a name).
+                guard !raw[i].hasPrefix("--") else {
+                    throw UsageError("option '--\(name)' needs a value, got the option '\(raw[i])'")
+                }
                 options[name] = raw[i]
                 i += 1
             } else {
@@ -53,6 +58,21 @@ struct Arguments {
         guard let s = options[name] else { return d }
         guard let v = Int(s), range.contains(v) else {
             throw UsageError("option '--\(name)' needs a whole number in \(range.lowerBound)...\(range.upperBound), got '\(s)'")
+        }
+        return v
+    }
+
+    /// A count (threads, workers, frames…): a whole number from 1 to `max`; every command
+    /// parses counts here, so `0` is refused the same way everywhere.
+    func positiveInt(_ name: String, default d: Int, max: Int = Int.max) throws -> Int {
+        try int(name, default: d, range: 1...max)
+    }
+
+    /// A number greater than zero and at most `max` (intervals, rates…).
+    func positiveDouble(_ name: String, default d: Double, max: Double = 1e12) throws -> Double {
+        guard let s = options[name] else { return d }
+        guard let v = Double(s), v > 0, v <= max else {
+            throw UsageError("option '--\(name)' needs a number greater than 0 and at most \(max), got '\(s)'")
         }
         return v
     }

@@ -48,7 +48,7 @@ struct BenchServeCommand: Command {
         let sessionDir = URL(fileURLWithPath: try args.require("dataset"), isDirectory: true)
         let session = try RecordedSession.load(from: sessionDir)
         let frames = try session.frames.prefix(frameCount).map { f in
-            VPSLoadGenerator.Frame(image: [UInt8](try Data(contentsOf: sessionDir.appendingPathComponent(f.image))),
+            VPSLoadGenerator.Frame(image: [UInt8](try Data(contentsOf: RecordedSession.imageURL(of: f, in: sessionDir))),
                                    request: LocalizeRequest(mapId: mapId, intrinsics: session.camera,
                                                             gravity: f.gravity))
         }

@@ -36,6 +36,7 @@ struct DatasetImportCOLMAPCommand: Command {
         importer.fps = try args.double("fps", default: 10)
         guard importer.fps > 0 else { throw UsageError("option '--fps' must be positive") }
         if args.value("camera-id") != nil { importer.cameraId = try args.int("camera-id", default: 0) }
+        try OutputLocation.prepareFolder(out.path, for: "<out-dir>")
         let result: COLMAPImporter.Result
         do {
             result = try importer.importModel(from: model, images: images, to: out, name: args.value("name") ?? out.lastPathComponent)

@@ -72,6 +72,7 @@ struct DatasetImportTUMCommand: Command {
         importer.maxDifference = try args.double("max-difference", default: 0.02)
         importer.requirePose = args.has("require-pose")
         let session: RecordedSession
+        try OutputLocation.prepareFolder(out.path, for: "<out-dir>")
         do {
             session = try importer.importSequence(from: sequence, to: out, name: args.value("name") ?? sequence.lastPathComponent)
         } catch let e as DatasetImportError {

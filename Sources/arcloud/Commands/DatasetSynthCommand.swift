@@ -71,6 +71,7 @@ struct DatasetSynthCommand: Command {
 
         let generator = try SyntheticSessionGenerator(options: o)
         let summary: SyntheticSessionGenerator.Summary
+        try OutputLocation.prepareFolder(out.path, for: "<out-dir>")
         do { summary = try await generator.generate(to: out) } catch {
             throw CommandFailure("cannot generate \(out.path): \(error)")
         }

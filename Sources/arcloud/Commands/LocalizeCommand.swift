@@ -42,15 +42,21 @@ struct LocalizeCommand: Command {
                                                                     default: LocalizationMode.singleShot.rawValue)) else {
             throw UsageError("bad --mode")
         }
-        let workers = try args.int("workers", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256)
+        let workers = try args.positiveInt("workers", default: ProcessInfo.processInfo.activeProcessorCount, max: 256)
         var options = LocalizerOptions()
         options.orb.featureCount = try args.int("features", default: options.orb.featureCount, range: 100...20000)
 
         let sessionURL = URL(fileURLWithPath: sessionPath)
         let session = try RecordedSession.load(from: sessionURL)
+        // A session no frame of which can localize is a failure, not an empty success.
+        if let problem = session.camera.problem {
+            throw CommandFailure("\(sessionPath): the session's camera is invalid: \(problem)")
+        }
+        if session.frames.isEmpty { throw CommandFailure("\(sessionPath): the session has no frames") }
+        let out = URL(fileURLWithPath: args.value("out") ?? "out/\(session.name)")
+        try OutputLocation.prepareFolder(out.path, for: "--out")
         let map = try VPSMap.load(from: mapPath)
         let localizer = try Localizer(map: map, options: options)
-        let out = URL(fileURLWithPath: args.value("out") ?? "out/\(session.name)")
 
         let progress = ProgressReporter(label: "localize \(session.name)", total: session.frames.count)
         let batch = BatchLocalizer(localizer: localizer, mode: mode, workers: workers, useGravity: !args.has("no-gravity"))

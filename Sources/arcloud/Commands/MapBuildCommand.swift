@@ -50,13 +50,14 @@ struct MapBuildCommand: Command {
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.noExtraPositionals(beyond: 0)
         let out = try args.require("out")
+        try OutputLocation.checkFile(out, for: "--out")
         var options = MapBuildOptions()
-        options.keyframeStride = try args.int("stride", default: 1, range: 1...1000)
+        options.keyframeStride = try args.positiveInt("stride", default: 1, max: 1000)
         options.orb.featureCount = try args.int("features", default: options.orb.featureCount, range: 100...20000)
         options.minTrackLength = try args.int("min-track", default: options.minTrackLength, range: 2...100)
         options.maxReprojectionError = try args.double("max-error", default: options.maxReprojectionError)
         if options.maxReprojectionError <= 0 { throw UsageError("option '--max-error' must be positive") }
-        options.threads = try args.int("threads", default: 0, range: 0...256)
+        options.threads = try args.positiveInt("threads", default: ProcessInfo.processInfo.activeProcessorCount, max: 256)
         if let depth = args.value("scene-depth") {
             let parts = depth.split(separator: "-").compactMap { Double($0) }
             guard parts.count == 2, parts[0] > 0, parts[1] > parts[0] else {
@@ -75,7 +76,7 @@ struct MapBuildCommand: Command {
             let url = URL(fileURLWithPath: dir, isDirectory: true)
             let session: RecordedSession
             do { session = try RecordedSession.load(from: url) } catch { throw CommandFailure("\(dir): \(error)") }
-            frames = MapBuildFrame.frames(of: session, in: url)
+            do { frames = try MapBuildFrame.frames(of: session, in: url) } catch { throw CommandFailure("\(dir): \(error)") }
             if frames.isEmpty { throw CommandFailure("\(dir): no frame has a ground-truth pose; a map needs posed frames") }
             let sessionScene = url.appendingPathComponent(SceneDescription.fileName)
             if sceneURL == nil, !args.has("no-scene"), FileManager.default.fileExists(atPath: sessionScene.path) {
@@ -89,7 +90,9 @@ struct MapBuildCommand: Command {
             do { parsed = try COLMAPTextModel.load(from: URL(fileURLWithPath: model, isDirectory: true)) } catch {
                 throw CommandFailure("\(error)")
             }
-            frames = MapBuildFrame.frames(of: parsed, images: URL(fileURLWithPath: images, isDirectory: true))
+            do {
+                frames = try MapBuildFrame.frames(of: parsed, images: URL(fileURLWithPath: images, isDirectory: true))
+            } catch { throw CommandFailure("\(model)/\(error)") }
             defaultName = URL(fileURLWithPath: model).lastPathComponent
             source = "colmap \(model)"
         case (nil, nil): throw UsageError("give --session <dir>, or --colmap <dir> with --images <dir>")

@@ -50,8 +50,7 @@ struct SimulateCommand: Command {
         try args.noExtraPositionals(beyond: 1)
         let mapArgument = try args.require("map")
         let clock = ReplayClock(rawValue: try args.choice("clock", ["virtual", "realtime"], default: "virtual"))!
-        let interval = try args.double("interval", default: 1)
-        guard interval > 0 else { throw UsageError("option '--interval' needs a positive number of seconds") }
+        let interval = try args.positiveDouble("interval", default: 1, max: SessionTime.maxSeconds)
         let expectations = try args.value("expect").map(SimulationExpectation.parse) ?? []
         var serverURL: URL?
         if let server = args.value("server") {
@@ -69,7 +68,11 @@ struct SimulateCommand: Command {
         do { session = try RecordedSession.load(from: sessionURL) } catch {
             throw CommandFailure("cannot read the session in '\(sessionPath)': \(error)")
         }
-        if let scriptPath = args.value("script") { session.script = try loadScript(scriptPath) }
+        if let scriptPath = args.value("script") {
+            do { session.script = try ScriptFile.load(from: URL(fileURLWithPath: scriptPath)) } catch {
+                throw CommandFailure("cannot use the script '\(scriptPath)': \(error)")
+            }
+        }
 
         let mapURL = URL(fileURLWithPath: mapArgument)
         let mapId = mapURL.pathExtension == "vpsmap" ? mapURL.deletingPathExtension().lastPathComponent : mapArgument
@@ -146,19 +149,5 @@ struct SimulateCommand: Command {
         if !unmet.isEmpty { words.append("unmet --expect: \(unmet.map(\.rawValue).joined(separator: ","))") }
         FileHandle.standardError.write(Data("arcloud simulate: \(words.joined(separator: "; "))\n".utf8))
         return status
-    }
-
-    /// A script file: `[ScriptAction]`, or an object with a `script` array (a session.json works).
-    private static func loadScript(_ path: String) throws -> [ScriptAction] {
-        struct Wrapped: Decodable { var script: [ScriptAction] }
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw CommandFailure("cannot read the script '\(path)'")
-        }
-        if let actions = try? JSONDecoder().decode([ScriptAction].self, from: data) { return actions }
-        do { return try JSONDecoder().decode(Wrapped.self, from: data).script } catch {
-            throw CommandFailure("'\(path)' is not a script: expected a JSON array of {\"time\", \"action\"} "
-                                 + "or an object with a \"script\" array (\(error))")
-        }
     }
 }

@@ -125,8 +125,14 @@ import VPS
         #expect(try problems { s in s.frames[0].odometry!.rotation = yaw * s.frames[0].odometry!.rotation }.isEmpty)
     }
 
+    @Test func timeTheReplayClockCannotHold() throws {
+        let p = try problems { $0.frames[1].timestamp = 1e308 }
+        #expect(p.map(\.kind) == [.invalidTime])
+        #expect(p.first?.location == "frames[1].timestamp")
+    }
+
     @Test func everyKindIsCovered() {
         // Keeps this suite honest when a kind is added.
-        #expect(DatasetProblem.Kind.allCases.count == 13)
+        #expect(DatasetProblem.Kind.allCases.count == 14)
     }
 }

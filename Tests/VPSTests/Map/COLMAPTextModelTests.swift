@@ -62,11 +62,11 @@ struct COLMAPTextModelTests {
         try images.write(toFile: scratch + "/images.txt", atomically: true, encoding: .utf8)
 
         let model = try COLMAPTextModel.load(from: URL(fileURLWithPath: scratch))
-        let frames = MapBuildFrame.frames(of: model, images: dir)
+        let frames = try MapBuildFrame.frames(of: model, images: dir)
         #expect(frames.count == session.frames.count)
         let (map, _) = try MapBuilder(options: MapBuilderTests.options()).build(frames: frames, metadata: .init(name: "colmap"))
         let (reference, _) = try MapBuilder(options: MapBuilderTests.options())
-            .build(frames: MapBuildFrame.frames(of: session, in: dir), metadata: .init(name: "session"))
+            .build(frames: try MapBuildFrame.frames(of: session, in: dir), metadata: .init(name: "session"))
         #expect(map.points.count == reference.points.count)
         #expect(map.points.count > 300)
     }

@@ -29,7 +29,7 @@ struct MapBuilderTests {
 
     @Test func buildsPointsOnTheWallThatReprojectOntoTheirObservations() throws {
         let (dir, session) = Self.session
-        let frames = MapBuildFrame.frames(of: session, in: dir)
+        let frames = try MapBuildFrame.frames(of: session, in: dir)
         var lines: [String] = []
         let (map, report) = try MapBuilder(options: Self.options())
             .build(frames: frames, metadata: MapMetadata(name: "wall", source: dir.path)) { lines.append($0) }
@@ -74,7 +74,7 @@ struct MapBuilderTests {
                                   pose: .init(rotation: .identity, translation: SIMD3(-1, 1.5, 3.99)), extent: SIMD3(1, 1, 0))],
             navigation: NavigationGraph(nodes: [.init(id: "n", name: "N", position: SIMD3(0, 0, 2), sectionId: "left")]))
         let (map, _) = try MapBuilder(options: Self.options())
-            .build(frames: MapBuildFrame.frames(of: session, in: dir), metadata: MapMetadata(name: "wall"), scene: scene)
+            .build(frames: try MapBuildFrame.frames(of: session, in: dir), metadata: MapMetadata(name: "wall"), scene: scene)
         #expect(map.scene == scene)
         // Points are split between the two halves of the wall by their x.
         for i in 0..<map.points.count {
@@ -92,7 +92,7 @@ struct MapBuilderTests {
 
     @Test func tooFewFramesAndMissingImagesAreClearErrors() throws {
         let (dir, session) = Self.session
-        let frames = MapBuildFrame.frames(of: session, in: dir)
+        let frames = try MapBuildFrame.frames(of: session, in: dir)
         let builder = MapBuilder(options: Self.options())
         #expect(throws: MapBuildError.self) { try builder.build(frames: Array(frames.prefix(1)), metadata: .init(name: "x")) }
         var broken = frames

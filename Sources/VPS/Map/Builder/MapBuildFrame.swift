@@ -16,18 +16,21 @@ public struct MapBuildFrame: Sendable, Hashable {
     }
 
     /// The frames of a recorded session that have a ground-truth pose.
-    public static func frames(of session: RecordedSession, in directory: URL) -> [MapBuildFrame] {
-        session.frames.compactMap { f in
-            f.pose.map { MapBuildFrame(name: f.id, timestamp: f.timestamp, pose: $0, intrinsics: session.camera,
-                                       imageURL: RecordedSession.imageURL(of: f, in: directory)) }
+    /// Throws `ContainedPathError` for an image path that leaves `directory` or is not a regular file.
+    public static func frames(of session: RecordedSession, in directory: URL) throws -> [MapBuildFrame] {
+        try session.frames.compactMap { f in
+            guard let pose = f.pose else { return nil }
+            return MapBuildFrame(name: f.id, timestamp: f.timestamp, pose: pose, intrinsics: session.camera,
+                                 imageURL: try RecordedSession.imageURL(of: f, in: directory))
         }
     }
 
     /// The registered images of a COLMAP model, with their files in `images`.
-    public static func frames(of model: COLMAPTextModel, images: URL) -> [MapBuildFrame] {
-        model.images.enumerated().map { i, im in
+    /// Throws `ContainedPathError` for an image name that leaves `images` or is not a regular file.
+    public static func frames(of model: COLMAPTextModel, images: URL) throws -> [MapBuildFrame] {
+        try model.images.enumerated().map { i, im in
             MapBuildFrame(name: im.name, timestamp: Double(i), pose: im.pose, intrinsics: im.intrinsics,
-                          imageURL: images.appendingPathComponent(im.name))
+                          imageURL: try ContainedPath.regularFile(im.name, in: images, source: "images.txt"))
         }
     }
 }
