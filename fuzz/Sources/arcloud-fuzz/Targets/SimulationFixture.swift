@@ -1,0 +1,54 @@
+import Foundation
+import GraffityARCloud
+import VPS
+
+/// A session folder with two real frames of the gallery walk, and the SDK set up as
+/// `arcloud simulate --clock virtual` sets it up, with one embedded backend kept for
+/// the whole process (it loads the small gallery map on its first localization).
+enum SimulationFixture {
+    static let folder: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("arcloud-fuzz-session-\(getpid())")
+        let frames = folder.appendingPathComponent("frames")
+        let source = packageRoot.appendingPathComponent("Datasets/gallery-query-walk")
+        do {
+            try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
+            for name in ["000000.jpg", "000001.jpg"] where !FileManager.default.fileExists(atPath: frames.appendingPathComponent(name).path) {
+                try FileManager.default.copyItem(at: source.appendingPathComponent("frames/\(name)"),
+                                                 to: frames.appendingPathComponent(name))
+            }
+        } catch {
+            fatalError("arcloud-fuzz cannot prepare \(folder.path): \(error)")
+        }
+        atexit { try? FileManager.default.removeItem(at: SimulationFixture.folder) }
+        return folder
+    }()
+
+    /// The first two frames of the shipped walk session, without its script.
+    static let twoFrameSession: RecordedSession = {
+        let url = packageRoot.appendingPathComponent("Datasets/gallery-query-walk")
+        do {
+            var session = try RecordedSession.load(from: url)
+            session.frames = Array(session.frames.prefix(2))
+            session.script = nil
+            return session
+        } catch {
+            fatalError("arcloud-fuzz needs \(url.path): \(error)")
+        }
+    }()
+
+    static let backend = EmbeddedVPSBackend(mapId: "gallery", mapURL: GalleryFixture.mapURL)
+
+    /// Replays `session` to its end on the virtual clock; errors are outcomes, not crashes.
+    static func simulate(_ session: RecordedSession) {
+        let directory = folder
+        blockingOnMainActor {
+            let configuration = GraffityARCloud.Configuration(
+                mapId: "gallery", embeddedMapURL: GalleryFixture.mapURL, clock: .virtual, jitterSeed: 1)
+            let sdk = GraffityARCloud(configuration: configuration, backend: backend)
+            guard let host = try? sdk.makeViewController(session: session, directory: directory) else { return }
+            try? await host.loadView()
+            try? await host.runToEnd()
+            await sdk.shutdown()
+        }
+    }
+}

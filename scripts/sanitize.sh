@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The test suite under a sanitizer, in a build folder of its own (.build-asan, .build-tsan)
+# so that the sanitizer flags never invalidate .build.
+#
+#   scripts/sanitize.sh asan [swift test options]   AddressSanitizer + UndefinedBehaviorSanitizer
+#                                                   (leak checking included), every test target
+#   scripts/sanitize.sh tsan [swift test options]   ThreadSanitizer, the concurrent tests: server,
+#                                                   SDK, batch localizer, Vision's concurrency
+#
+# Options after the mode go to `swift test` (e.g. `--filter VPSServerTests`; with tsan they
+# replace its default filter). Exits 1 on any sanitizer report, even from a test that
+# passed. Suppressions (scripts/sanitizers/*.supp) hold only documented false positives
+# in system libraries. See docs/hardening.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-}
+shift $(( $# > 0 ? 1 : 0 ))
+case $mode in
+    asan)
+        scratch=.build-asan
+        flags=(--sanitize=address --sanitize=undefined)
+        default_filter=()
+        ;;
+    tsan)
+        scratch=.build-tsan
+        flags=(--sanitize=thread)
+        default_filter=(--filter 'VPSServerTests|GraffityARCloudTests|BatchLocalizer|ConcurrencyTests|ShippedLocalization')
+        ;;
+    *)
+        echo "usage: scripts/sanitize.sh asan|tsan [swift test options]" >&2
+        exit 2
+        ;;
+esac
+test_options=("$@")
+(( ${#test_options[@]} > 0 )) || test_options=("${default_filter[@]}")
+
+scripts/setup.sh
+# VisionCore at -O2 as in scripts/test.sh: Eigen at -O0 is ~50x slower. Sanitizers still
+# instrument optimised C++; -fno-omit-frame-pointer keeps their stack traces whole.
+cxx=(-Xcxx -O2 -Xcxx -fno-omit-frame-pointer)
+started=$SECONDS
+swift build --build-tests --scratch-path "$scratch" "${flags[@]}" "${cxx[@]}"
+built=$SECONDS
+echo "sanitize $mode: build $((built - started)) s"
+
+supp=$PWD/scripts/sanitizers
+export SWIFT_BACKTRACE=enable=no
+export ASAN_OPTIONS=detect_leaks=1:suppressions=$supp/asan.supp:detect_stack_use_after_return=0
+export LSAN_OPTIONS=suppressions=$supp/lsan.supp:print_suppressions=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan.supp
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp
+log=$scratch/sanitize-$mode.log
+status=0
+swift test --skip-build --scratch-path "$scratch" "${flags[@]}" "${cxx[@]}" "${test_options[@]}" 2>&1 \
+    | tee "$log" || status=$?
+echo "sanitize $mode: tests $((SECONDS - built)) s"
+
+# A report in a child process (the EndToEnd tests run the built `arcloud`) or in a
+# test that caught the failure still counts.
+reports=$(grep -cE '^(==[0-9]+==ERROR: (Address|Leak)Sanitizer|WARNING: ThreadSanitizer)|runtime error: ' "$log" || true)
+if (( status != 0 || reports > 0 )); then
+    echo "sanitize $mode: FAILED (swift test exit $status, $reports sanitizer reports; log: $log)" >&2
+    exit 1
+fi
+echo "sanitize $mode: clean"
