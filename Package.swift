@@ -28,7 +28,8 @@ let package = Package(
                               "-fno-math-errno"]),
             ],
             linkerSettings: openCVLibraries.map { .linkedLibrary($0) } + [
-                .linkedLibrary("m"), .linkedLibrary("stdc++"),
+                // libpng directly for PNGs: its errors must not print (png_decode.cpp).
+                .linkedLibrary("png16"), .linkedLibrary("m"), .linkedLibrary("stdc++"),
             ]
         ),
         // System library shims: variadic C functions and macros wrapped inline.

@@ -61,7 +61,19 @@ import Vision
         for i in stride(from: data + 2, to: data + idat.length, by: 2) { bytes[i] = 0xFF }
         let crc = crc32(Array(bytes[idat.offset + 4..<data + idat.length]))
         for k in 0..<4 { bytes[data + idat.length + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * k)) }
-        #expect(decodeError(bytes) == .decodeFailed)
+        var code: VisionError.Code?
+        let printed = try standardError { code = decodeError(bytes) }
+        #expect(code == .decodeFailed)
+        // libpng's own error handler would print "libpng error: IDAT: invalid …" here.
+        #expect(!printed.contains("libpng"), "libpng printed: \(printed)")
+    }
+
+    @Test func colourPNGsBecomeGrayAsOpenCVMakesThem() throws {
+        // RGB (200, 100, 50): 0.299 R + 0.587 G + 0.114 B = 124.2.
+        let rgb = RenderedImage(width: 8, height: 4, pixels: [UInt8]((0..<32).flatMap { _ in [200, 100, 50] as [UInt8] }))
+        let decoded = try GrayImage(decoding: [UInt8](try ImageEncoding.png(rgb)))
+        #expect(decoded.width == 8 && decoded.height == 4)
+        #expect(decoded.pixels.allSatisfy { abs(Int($0) - 124) <= 1 }, "\(decoded.pixels.prefix(4))")
     }
 
     private func crc32(_ bytes: [UInt8]) -> UInt32 {

@@ -1,6 +1,7 @@
 // JPEG/PNG header probing and grayscale decode into a caller buffer.
 #include "vc_image.h"
 #include "internal.hpp"
+#include "png_decode.hpp"
 #include <array>
 #include <climits>
 #include <cstring>
@@ -93,8 +94,8 @@ vc_status probe_png(const uint8_t *d, size_t n, vc_image_info *info) {
         const uint64_t len = be32(d + i);
         if (len > 0x7FFFFFFFu) return vc::fail(VC_ERR_DECODE, "PNG chunk length is invalid");
         if (i + 12 + size_t(len) > n) return vc::fail(VC_ERR_TRUNCATED, "PNG ends inside a chunk (truncated)");
-        // Check every chunk's CRC here: libpng reports a bad one by printing to stderr
-        // (OpenCV installs no libpng error handler) and OpenCV then returns no image.
+        // Check every chunk's CRC here, so a damaged file is refused by the probe too
+        // (validation reads only headers) and never reaches a decoder.
         if (png_crc(d + i + 4, 4 + size_t(len)) != be32(d + i + 8 + size_t(len)))
             return vc::fail(VC_ERR_DECODE, "PNG chunk has a bad CRC (damaged file)");
         if (std::memcmp(d + i + 4, "IEND", 4) == 0) return VC_OK;
@@ -137,6 +138,8 @@ extern "C" vc_status vc_image_decode_gray(const uint8_t *data, size_t len, int64
             return vc::fail(VC_ERR_TOO_LARGE, "image has more pixels than allowed");
         if (!out || out_capacity < size_t(pixels))
             return vc::fail(VC_ERR_BUFFER_TOO_SMALL, "output buffer is smaller than width*height");
+        if (info->format == VC_IMAGE_FORMAT_PNG)
+            return vc::decode_png_gray(data, len, info->width, info->height, out);
         // Decode into a fresh Mat, never into the caller's buffer: handed a destination,
         // imdecode leaves it as it was when the decoder fails, so a damaged file read as
         // a blank (or stale) image instead of an error.
