@@ -123,8 +123,8 @@ public struct COLMAPImporter: Sendable {
     /// POINTS2D line of an image without points is blank).
     private static func lines(_ url: URL) throws -> [(Int, String)] {
         let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw DatasetImportError(url.lastPathComponent, "cannot read the file")
+        do { text = try RegularFile.text(url) } catch let e as RegularFileError {
+            throw DatasetImportError(url.lastPathComponent, e.problem)
         }
         var rows = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
             .map { ($0.offset + 1, $0.element.trimmingCharacters(in: .whitespacesAndNewlines)) }

@@ -25,14 +25,8 @@ enum DatasetJSON {
 
     /// The bytes of a dataset file; only a regular file is opened (a FIFO would block).
     static func read(_ file: URL) throws -> Data {
-        let name = file.lastPathComponent
-        switch FileKind(atPath: file.path) {
-        case .regular: break
-        case .missing: throw DatasetProblem(.unreadableFile, at: name, "the file does not exist")
-        case let kind: throw DatasetProblem(.unreadableFile, at: name, "\(file.path) is \(kind.phrase), not a regular file")
-        }
-        do { return try Data(contentsOf: file) } catch {
-            throw DatasetProblem(.unreadableFile, at: name, "cannot read the file (\(error.localizedDescription))")
+        do { return try RegularFile.read(file) } catch let e as RegularFileError {
+            throw DatasetProblem(.unreadableFile, at: file.lastPathComponent, "\(e)")
         }
     }
 

@@ -47,3 +47,11 @@ public struct DatasetProblem: Error, Sendable, Hashable, CustomStringConvertible
 
     public var description: String { "\(location): \(message)" }
 }
+
+extension DatasetProblem {
+    /// The problem a JSON decoding error describes, located at its JSON path in `fileName`
+    /// (e.g. `scene.json: objects[2].pose.q`): one line, not the decoder's dump.
+    public init(_ error: DecodingError, fileName: String) {
+        self = DatasetJSON.problem(from: error, fileName: fileName)
+    }
+}

@@ -99,8 +99,8 @@ public struct TUMImporter: Sendable {
     /// Lines `timestamp field…` (comments and blank lines skipped), sorted by time.
     static func readList(_ url: URL, columns: Int) throws -> [ListEntry] {
         let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw DatasetImportError(url.lastPathComponent, "cannot read the file")
+        do { text = try RegularFile.text(url) } catch let e as RegularFileError {
+            throw DatasetImportError(url.lastPathComponent, e.problem)
         }
         var out: [ListEntry] = []
         for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -91,10 +91,10 @@ struct DatasetImportTUMCommand: Command {
 
 enum TUMImporterSupport {
     static func firstImage(_ sequence: URL) throws -> URL? {
-        let text = try String(contentsOf: sequence.appendingPathComponent("rgb.txt"), encoding: .utf8)
+        let text = try RegularFile.text(sequence.appendingPathComponent("rgb.txt"))
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             let f = line.split(separator: " ")
-            if f.count >= 2 { return sequence.appendingPathComponent(String(f[1])) }
+            if f.count >= 2 { return try ContainedPath.regularFile(String(f[1]), in: sequence, source: "rgb.txt") }
         }
         return nil
     }

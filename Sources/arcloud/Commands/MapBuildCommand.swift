@@ -101,13 +101,15 @@ struct MapBuildCommand: Command {
 
         var scene: SceneContent?
         if let sceneURL {
+            let bytes: Data
+            do { bytes = try RegularFile.read(sceneURL) } catch { throw CommandFailure("\(error)") }
             do {
-                scene = try JSONDecoder().decode(SceneContent.self, from: Data(contentsOf: sceneURL))
-                if let name = try? JSONDecoder().decode(SceneDescription.self, from: Data(contentsOf: sceneURL)).name {
+                scene = try JSONDecoder().decode(SceneContent.self, from: bytes)
+                if let name = try? JSONDecoder().decode(SceneDescription.self, from: bytes).name {
                     defaultName = name
                 }
-            } catch {
-                throw CommandFailure("\(sceneURL.path): not scene JSON (\(error))")
+            } catch let e as DecodingError {
+                throw CommandFailure("not scene JSON: \(DatasetProblem(e, fileName: sceneURL.path))")
             }
         }
 

@@ -27,12 +27,12 @@ struct MapSceneImportCommand: Command {
         let path = try args.positional(0, "map.vpsmap")
         let scenePath = try args.positional(1, "scene.json")
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: scenePath)) } catch {
-            throw CommandFailure("\(scenePath): cannot read (\(error.localizedDescription))")
+        do { data = try RegularFile.read(URL(fileURLWithPath: scenePath)) } catch {
+            throw CommandFailure("\(error)")
         }
         let scene: SceneContent
-        do { scene = try JSONDecoder().decode(SceneContent.self, from: data) } catch {
-            throw CommandFailure("\(scenePath): not scene content JSON (\(describe(error)))")
+        do { scene = try JSONDecoder().decode(SceneContent.self, from: data) } catch let e as DecodingError {
+            throw CommandFailure("not scene content JSON: \(DatasetProblem(e, fileName: scenePath))")
         }
         do {
             try VPSMap.replaceScene(in: path, with: scene)
@@ -44,16 +44,5 @@ struct MapSceneImportCommand: Command {
         print("\(path): scene replaced — \(scene.sections.count) sections, \(scene.objects.count) objects, "
               + "\(scene.navigation.nodes.count) navigation nodes, \(scene.navigation.edges.count) edges")
         return 0
-    }
-
-    private static func describe(_ error: Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, let c):
-            return "missing '\((c.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
-        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c), DecodingError.dataCorrupted(let c):
-            let at = c.codingPath.map(\.stringValue).joined(separator: ".")
-            return (at.isEmpty ? "" : "at '\(at)': ") + c.debugDescription
-        default: return "\(error)"
-        }
     }
 }

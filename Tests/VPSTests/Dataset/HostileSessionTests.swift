@@ -87,6 +87,18 @@ import VPS
         #expect(copied.isEmpty)
     }
 
+    @Test func listAndSceneFilesThatAreFIFOsAreErrorsNotHangs() throws {
+        let seq = try ScratchDirectory("tum-fifo"), out = try ScratchDirectory("tum-fifo-out")
+        #expect(mkfifo(seq.url.appendingPathComponent("rgb.txt").path, 0o644) == 0)
+        let importer = TUMImporter(camera: CameraIntrinsics(width: 40, height: 30, fx: 35, fy: 35, cx: 20, cy: 15))
+        let e = #expect(throws: DatasetImportError.self) { try importer.importSequence(from: seq.url, to: out.url, name: "x") }
+        #expect(e?.message.contains("FIFO") == true, "\(String(describing: e))")
+        let scene = seq.url.appendingPathComponent("scene.json")
+        #expect(mkfifo(scene.path, 0o644) == 0)
+        let r = #expect(throws: RegularFileError.self) { try RegularFile.read(scene) }
+        #expect(r?.description == "\(scene.path) is a FIFO, not a regular file")
+    }
+
     // MARK: Times
 
     @Test func timesTheReplayClockCannotHoldAreReported() throws {

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Reads a file the user named (on the command line or in another file) only when it is a
+/// regular file: `Data(contentsOf:)` on a FIFO blocks until a writer comes, forever for
+/// a batch run. Errors are one line naming the path.
+public enum RegularFile {
+    /// The bytes of the regular file at `url`.
+    /// - Throws: `RegularFileError` when it is missing, not a regular file, or unreadable.
+    public static func read(_ url: URL) throws -> Data {
+        switch FileKind(atPath: url.path) {
+        case .regular: break
+        case .missing: throw RegularFileError(path: url.path, problem: "does not exist")
+        case let kind: throw RegularFileError(path: url.path, problem: "is \(kind.phrase), not a regular file")
+        }
+        do { return try Data(contentsOf: url) } catch {
+            throw RegularFileError(path: url.path, problem: "cannot be read (\(Self.reason(error)))")
+        }
+    }
+
+    /// The UTF-8 text of the regular file at `url`.
+    public static func text(_ url: URL) throws -> String {
+        let data = try read(url)
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw RegularFileError(path: url.path, problem: "is not UTF-8 text")
+        }
+        return text
+    }
+
+    private static func reason(_ error: Error) -> String {
+        let ns = error as NSError
+        return (ns.userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription ?? ns.localizedDescription
+    }
+}
+
+/// A file that `RegularFile` would not read: `path` and what is wrong with it.
+public struct RegularFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var path: String
+    /// "does not exist", "is a FIFO, not a regular file"…
+    public var problem: String
+    public var description: String { "\(path) \(problem)" }
+}
