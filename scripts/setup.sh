@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages arcloud needs. Idempotent and quiet when they are there.
+# Extra package names as arguments are installed too (e.g. `scripts/setup.sh chromium`
+# for scripts/report-screenshots.sh); the build and the tests need none of them.
 set -euo pipefail
-packages=(libopencv-dev libpng-dev libeigen3-dev libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev pkg-config)
+packages=(libopencv-dev libpng-dev libeigen3-dev libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev pkg-config "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

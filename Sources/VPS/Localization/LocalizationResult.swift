@@ -44,6 +44,24 @@ public struct LocalizationResult: Sendable, Hashable, Codable {
     /// Whether the tracking prior was used (guided matching) or global retrieval.
     public var usedPrior: Bool
     public var timings: StageTimings
+    /// The inlier 2D–3D matches of the pose found (of the strongest attempt, when
+    /// rejected): for drawing them over the image (the batch report does, for its worst
+    /// frames). Not written to JSON: a results file stays one short line per frame.
+    public var inlierMatches: [InlierMatch] = []
+
+    /// One inlier: a keypoint of the image and the map point it matched.
+    public struct InlierMatch: Sendable, Hashable {
+        /// Keypoint position in the image as stored (pixels, distortion not removed).
+        public var pixel: SIMD2<Float>
+        /// Index of the map point (`VPSMap.points`).
+        public var point: Int32
+
+        public init(pixel: SIMD2<Float>, point: Int32) { self.pixel = pixel; self.point = point }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case status, pose, sectionId, inliers, matches, reprojectionError, reason, usedPrior, timings
+    }
 
     public init(status: Status, pose: Pose? = nil, sectionId: String? = nil, inliers: Int = 0, matches: Int = 0,
                 reprojectionError: Double = 0, reason: String? = nil, usedPrior: Bool = false,

@@ -323,16 +323,25 @@ public final class Localizer: Sendable {
     private func decide(_ a: Attempt?, _ query: Query, usedPrior: Bool, unconfirmed: String?,
                         timings: StageTimings) -> LocalizationResult {
         let matches = a?.matches.count ?? 0
+        var result: LocalizationResult
         if let why = rejection(a, query) ?? unconfirmed {
-            return LocalizationResult(status: .rejected, inliers: a?.inliers ?? 0, matches: matches,
-                                      reprojectionError: a?.estimate?.rmsError ?? 0, reason: why,
-                                      usedPrior: usedPrior, timings: timings)
+            result = LocalizationResult(status: .rejected, inliers: a?.inliers ?? 0, matches: matches,
+                                        reprojectionError: a?.estimate?.rmsError ?? 0, reason: why,
+                                        usedPrior: usedPrior, timings: timings)
+        } else {
+            let e = a!.estimate!
+            result = LocalizationResult(status: .localized, pose: e.pose,
+                                        sectionId: majoritySection(of: a!) ?? sectionContaining(e.pose.center),
+                                        inliers: e.inlierCount, matches: matches, reprojectionError: e.rmsError,
+                                        usedPrior: usedPrior, timings: timings)
         }
-        let e = a!.estimate!
-        return LocalizationResult(status: .localized, pose: e.pose,
-                                  sectionId: majoritySection(of: a!) ?? sectionContaining(e.pose.center),
-                                  inliers: e.inlierCount, matches: matches, reprojectionError: e.rmsError,
-                                  usedPrior: usedPrior, timings: timings)
+        if let a {
+            let keypoints = query.features.keypoints
+            result.inlierMatches = a.inlierMatches.map { m in
+                LocalizationResult.InlierMatch(pixel: SIMD2(keypoints[m.query].x, keypoints[m.query].y), point: Int32(m.train))
+            }
+        }
+        return result
     }
 
     /// The section most inlier points belong to.

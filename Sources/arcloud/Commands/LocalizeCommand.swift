@@ -14,7 +14,9 @@ struct LocalizeCommand: Command {
           trajectory.tum    the estimated trajectory (TUM format: evo reads it)
           groundtruth.tum   the session's ground truth, when it has one
           summary.json      success rate, errors against ground truth, ATE, speed, latency
-          report.html       self-contained report: top-down trajectory, error over time, latency
+          report.html       self-contained report: recall curve, errors over time with thresholds,
+                            top-down trajectory over the map, worst frames with their inlier
+                            matches, latency, sortable per-frame table
         The summary also prints to standard output.
 
         OPTIONS:
@@ -60,10 +62,11 @@ struct LocalizeCommand: Command {
 
         let progress = ProgressReporter(label: "localize \(session.name)", total: session.frames.count)
         let batch = BatchLocalizer(localizer: localizer, mode: mode, workers: workers, useGravity: !args.has("no-gravity"))
-        let (outcomes, seconds) = try batch.run(session, in: sessionURL.hasDirectoryPath || sessionURL.pathExtension != "json"
-                                                ? sessionURL : sessionURL.deletingLastPathComponent()) { progress.update($0) }
+        let sessionFolder = sessionURL.hasDirectoryPath || sessionURL.pathExtension != "json"
+            ? sessionURL : sessionURL.deletingLastPathComponent()
+        let (outcomes, seconds) = try batch.run(session, in: sessionFolder) { progress.update($0) }
         let summary = AccuracySummary(outcomes: outcomes, wallSeconds: seconds)
-        let report = BatchReport(sessionName: session.name, mapName: map.metadata.name, mode: mode.rawValue,
+        let report = BatchReport(session: session, in: sessionFolder, map: map, mode: mode.rawValue,
                                  outcomes: outcomes, summary: summary)
         try report.write(to: out)
         print("session \(session.name) against map \(map.metadata.name), mode \(mode.rawValue), \(workers) workers")
