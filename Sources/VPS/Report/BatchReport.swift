@@ -30,7 +30,8 @@ public struct BatchReport: Sendable {
     public init(session: RecordedSession, in directory: URL, map: VPSMap, mode: String,
                 outcomes: [FrameOutcome], summary: AccuracySummary) {
         var images: [String: URL] = [:]
-        for f in session.frames { images[f.id] = RecordedSession.imageURL(of: f, in: directory) }
+        // A path that leaves the session folder gets no picture (the report says so), not a read.
+        for f in session.frames { images[f.id] = try? RecordedSession.imageURL(of: f, in: directory) }
         self.init(sessionName: session.name, mapName: map.metadata.name, mode: mode, outcomes: outcomes,
                   summary: summary, map: ReportMap(map), camera: session.camera, frameImages: images)
     }

@@ -166,7 +166,7 @@ import Vision
         let localizer = try Localizer(map: map)
         var outcomes: [FrameOutcome] = []
         for f in frames {
-            let bytes = try [UInt8](Data(contentsOf: RecordedSession.imageURL(of: f, in: dir)))
+            let bytes = try [UInt8](Data(contentsOf: try RecordedSession.imageURL(of: f, in: dir)))
             let r = try localizer.localize(encoded: bytes, intrinsics: session.camera, gravity: f.gravity)
             outcomes.append(FrameOutcome(frameId: f.id, timestamp: f.timestamp, result: r, groundTruth: f.pose))
         }
