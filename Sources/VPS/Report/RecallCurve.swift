@@ -32,7 +32,10 @@ struct RecallCurve {
         let positive = curves.flatMap { $0.map(\.threshold) }.filter { $0 > 0 } + thresholds.levels.map(\.translation)
         let lo = (positive.min() ?? 0.01) * d.factor, hi = largest * d.factor * 1.25  // the last ring clear of the frame
         let x = AxisScale.logarithmic(lo, hi)
-        var frame = PlotFrame(height: 380, x: x, y: AxisScale.linear(0, 100, about: 6),
+        // A little room above 100 %, so a curve that reaches it is not cut in half by the frame.
+        var percent = AxisScale.linear(0, 100, about: 6)
+        percent.upper = 104
+        var frame = PlotFrame(height: 380, x: x, y: percent,
                               xTitle: "translation threshold (\(d.unit), log scale)",
                               yTitle: "frames within the threshold (%)")
         var marks = ""
