@@ -10,8 +10,9 @@ extension GraffityARCloud {
         public var serverURL: URL?
         /// Bearer token for the HTTP service; unused by the embedded VPS.
         public var accessToken: String?
-        /// The map file the embedded VPS loads; nil means `Maps/<mapId>.vpsmap` under the
-        /// current directory.
+        /// The map file the embedded VPS loads. Required when `serverURL` is nil: there is
+        /// no default location (a path relative to the working directory would depend on
+        /// where the app or its tests happen to run).
         public var embeddedMapURL: URL?
         /// Time between VPS requests, on the replay clock. Between them the camera pose
         /// follows the device odometry from the last fix.
@@ -20,7 +21,9 @@ extension GraffityARCloud {
         public var retryPolicy: RetryPolicy
         /// Time allowed for one HTTP exchange (connecting included).
         public var requestTimeout: Duration
-        /// How recorded sessions are replayed; see `ReplayClock`.
+        /// How recorded sessions are replayed; see `ReplayClock`. Real time is the app's
+        /// default; tests choose `.virtual` and drive the replay through
+        /// `GraffityARCloud.makeVirtualReplay(session:directory:)`.
         public var clock: ReplayClock
         /// Seed for retry jitter; nil draws from the system generator. A seed makes a
         /// virtual-clock simulation against a flaky backend replay identically.
@@ -39,9 +42,10 @@ extension GraffityARCloud {
             self.clock = clock; self.jitterSeed = jitterSeed; self.navigation = navigation
         }
 
-        /// The map file the embedded VPS uses.
-        public var resolvedEmbeddedMapURL: URL {
-            embeddedMapURL ?? URL(fileURLWithPath: "Maps").appendingPathComponent("\(mapId).vpsmap")
+        /// Why this configuration cannot start a session, or nil when it can.
+        var problem: String? {
+            guard serverURL == nil, embeddedMapURL == nil else { return nil }
+            return "no VPS configured: set Configuration.serverURL (the HTTP service) or Configuration.embeddedMapURL (a .vpsmap file for the embedded VPS)"
         }
     }
 }
@@ -52,7 +56,8 @@ public enum ReplayClock: String, Sendable, Hashable, Codable {
     /// requests run concurrently with the replay, as on a device. Retry backoff waits in
     /// real time.
     case realtime
-    /// Time moves only when `ARSessionHost.advance(by:)` (or `runToEnd()`) moves it, and
+    /// For tests. Time moves only when `VirtualReplayHost.advance(by:)` (or `runToEnd()`)
+    /// moves it, and
     /// stands still while the backend works: a VPS answer is applied before the next frame.
     /// Retry backoff is accounted on a `VirtualClock` and takes no real time. The same
     /// session and answers therefore give the same sequence of states and events on

@@ -23,6 +23,9 @@ import VPS
 /// host.removeFromParent()
 /// ```
 ///
+/// Tests that need the same states on every run choose `clock: .virtual` and make the host
+/// with `makeVirtualReplay(session:directory:)`, whose `advance(by:)` moves replay time.
+///
 /// Everything runs on the main actor. Observers get state three ways, with the same
 /// semantics (the current snapshot first, then each distinct change): the `delegate`,
 /// `stateStream()`, and `subscribe(_:)` (Combine's `statePublisher` on Apple platforms).
@@ -31,6 +34,7 @@ import VPS
 /// Transient backend failures are retried under `Configuration.retryPolicy` and stay
 /// invisible until the policy gives up. An HTTP 401 sets `lastError` to
 /// `.invalidAccessToken` and shuts the session down; there is no in-place token rotation.
+/// Every observer's last snapshot is the shutdown one (`State.isShutDown`).
 @MainActor
 public final class GraffityARCloud {
     /// The configuration this session was made with; never replaced.
@@ -49,6 +53,8 @@ public final class GraffityARCloud {
 
     /// The backend every host uses, wrapped in the retry policy.
     let backend: any VPSBackend
+    /// Why this session cannot make hosts (a configuration naming no VPS), if it cannot.
+    private let setupProblem: String?
     private weak var storedDelegate: (any GraffityARCloudDelegate)?
     /// The host most recently made; `reset()` routes here. Weak: the app owns its host,
     /// as a view hierarchy owns a view controller.
@@ -57,14 +63,22 @@ public final class GraffityARCloud {
     private let events = Broadcast<ARCloudEvent>()
 
     /// A session served by the embedded VPS (no `serverURL`) or the HTTP service.
+    /// A configuration with neither a server nor a map file is refused by the first
+    /// `makeViewController` call, with the reason.
     public convenience init(configuration: Configuration) {
-        self.init(configuration: configuration, backend: Self.makeBackend(for: configuration))
+        self.init(configuration: configuration, backend: Self.makeBackend(for: configuration),
+                  setupProblem: configuration.problem)
     }
 
     /// A session served by `backend` (a custom transport, or a test double), still under
     /// the configuration's retry policy and clock.
-    public init(configuration: Configuration, backend: any VPSBackend) {
+    public convenience init(configuration: Configuration, backend: any VPSBackend) {
+        self.init(configuration: configuration, backend: backend, setupProblem: nil)
+    }
+
+    private init(configuration: Configuration, backend: any VPSBackend, setupProblem: String?) {
         self.configuration = configuration
+        self.setupProblem = setupProblem
         let jitter = configuration.jitterSeed.map(JitterSource.seeded) ?? .system
         switch configuration.clock {
         case .realtime:
@@ -76,10 +90,14 @@ public final class GraffityARCloud {
         }
     }
 
-    /// The backend a configuration selects, before retries are added.
+    /// The backend a configuration selects, before retries are added: the HTTP service at
+    /// `serverURL`, else the embedded VPS on `embeddedMapURL`.
     public static func makeBackend(for configuration: Configuration) -> any VPSBackend {
         guard let server = configuration.serverURL else {
-            return EmbeddedVPSBackend(mapId: configuration.mapId, mapURL: configuration.resolvedEmbeddedMapURL)
+            guard let mapURL = configuration.embeddedMapURL else {
+                return UnconfiguredBackend(problem: configuration.problem ?? "no VPS configured")
+            }
+            return EmbeddedVPSBackend(mapId: configuration.mapId, mapURL: mapURL)
         }
         return HTTPVPSBackend(serverURL: server, accessToken: configuration.accessToken,
                               requestTimeout: configuration.requestTimeout)
@@ -89,8 +107,10 @@ public final class GraffityARCloud {
 
     /// A new, independent stream of snapshots: the current one at once, then every
     /// distinct change. Each call has its own continuation, removed when the stream
-    /// terminates (cancel the task iterating it). `shutdown()` publishes a reset snapshot
-    /// but does not finish the stream; a stream made after shutdown yields that snapshot.
+    /// terminates (cancel the task iterating it). `shutdown()` publishes a final snapshot
+    /// with `isShutDown == true` but does not finish the stream (the phone SDK's rule):
+    /// end your loop on that snapshot, or cancel the task. A stream made after shutdown
+    /// yields that snapshot.
     public func stateStream() -> AsyncStream<State> {
         states.makeStream(startingWith: state)
     }
@@ -102,8 +122,9 @@ public final class GraffityARCloud {
 
     /// Calls `handler` with the current snapshot now, then with every distinct change,
     /// until the returned subscription is cancelled or released (the `statePublisher`
-    /// semantics of the Apple SDK). After `shutdown()` the handler gets the current
-    /// snapshot once and nothing more.
+    /// semantics of the Apple SDK). The last call is the shutdown snapshot
+    /// (`isShutDown == true`); after `shutdown()` a new subscription gets that snapshot
+    /// once and nothing more.
     public func subscribe(_ handler: @escaping @MainActor @Sendable (State) -> Void) -> StateSubscription {
         handler(state)
         guard !isShutDown else { return .finished() }
@@ -120,10 +141,40 @@ public final class GraffityARCloud {
     /// Makes the session host (the "view controller") that replays `session`, reading
     /// frame images from `images`. The new host becomes the one `reset()` routes to;
     /// a previous host stops (keep one active host per SDK).
-    /// - Throws: `ARCloudError.sessionShutDown`; `.invalidUsage` for invalid intrinsics, or a
-    ///   frame timestamp or script time the replay clock cannot hold (`SessionTime`).
+    /// - Throws: `ARCloudError.sessionShutDown`; `.invalidUsage` for invalid intrinsics, a
+    ///   frame timestamp or script time the replay clock cannot hold (`SessionTime`), or a
+    ///   configuration that names no VPS.
     public func makeViewController(session: RecordedSession, images: any FrameImageSource) throws -> ARSessionHost {
+        try install(session) { ARSessionHost(sdk: self, session: session, images: images, clock: configuration.clock) }
+    }
+
+    /// Makes the session host for a recorded session stored in `directory`.
+    public func makeViewController(session: RecordedSession, directory: URL) throws -> ARSessionHost {
+        try makeViewController(session: session, images: DirectoryFrameImages(directory: directory))
+    }
+
+    /// Makes a session host for tests, driven step by step on the virtual clock with
+    /// `VirtualReplayHost.advance(by:)`. Otherwise it is `makeViewController(session:images:)`.
+    /// - Throws: `ARCloudError.invalidUsage` unless `Configuration.clock` is `.virtual`
+    ///   (a replay in real time moves by itself and cannot be advanced); as
+    ///   `makeViewController(session:images:)`.
+    public func makeVirtualReplay(session: RecordedSession, images: any FrameImageSource) throws -> VirtualReplayHost {
+        guard configuration.clock == .virtual else {
+            throw ARCloudError.invalidUsage("makeVirtualReplay needs Configuration.clock = .virtual; this session replays in real time (use makeViewController)")
+        }
+        return try install(session) { VirtualReplayHost(sdk: self, session: session, images: images, clock: .virtual) }
+    }
+
+    /// Makes a virtual-clock session host for a recorded session stored in `directory`.
+    public func makeVirtualReplay(session: RecordedSession, directory: URL) throws -> VirtualReplayHost {
+        try makeVirtualReplay(session: session, images: DirectoryFrameImages(directory: directory))
+    }
+
+    /// Checks that a host for `session` may start, stops the previous one, and makes the
+    /// new host current.
+    private func install<Host: ARSessionHost>(_ session: RecordedSession, _ make: () -> Host) throws -> Host {
         guard !isShutDown else { throw ARCloudError.sessionShutDown }
+        if let setupProblem { throw ARCloudError.invalidUsage(setupProblem) }
         if let problem = session.camera.problem {
             throw ARCloudError.invalidUsage("the recorded session's camera is invalid: \(problem)")
         }
@@ -134,32 +185,27 @@ public final class GraffityARCloud {
             previous.stop()
             update { $0.isSceneReady = false; $0.vpsState = .notStarted; $0.navigation = nil }
         }
-        let host = ARSessionHost(sdk: self, session: session, images: images, clock: configuration.clock)
+        let host = make()
         currentHost = host
         return host
     }
 
-    /// Makes the session host for a recorded session stored in `directory`.
-    public func makeViewController(session: RecordedSession, directory: URL) throws -> ARSessionHost {
-        try makeViewController(session: session, images: DirectoryFrameImages(directory: directory))
-    }
-
     /// Resets localization on the host most recently made: after its view has loaded, it
     /// pauses the replay, drops the fix (back to `.localizing`, `lastError` cleared) and
-    /// resumes. Before the view loads, or with no host, it has no effect. It never
-    /// replaces the SDK or its configuration.
-    /// - Throws: `ARCloudError.sessionShutDown`.
-    public func reset() async throws {
-        guard !isShutDown else { throw ARCloudError.sessionShutDown }
-        guard let host = currentHost else { return }
+    /// resumes. Before the view loads, with no host, or after shutdown, it has no effect
+    /// (as on the phone SDK, `await sdk.reset()` does not throw; a shut-down session says so
+    /// in `state.isShutDown`). It never replaces the SDK or its configuration.
+    public func reset() async {
+        guard !isShutDown, let host = currentHost else { return }
         await host.resetLocalization()
     }
 
     /// Ends the session for good: stops the host (cancelling any request in flight),
-    /// removes the delegate, publishes a reset snapshot (keeping `lastError`) to streams
-    /// and subscriptions, then stops publishing. Streams are not finished: cancel your
-    /// observation tasks. Idempotent; every later use of the instance throws
-    /// `ARCloudError.sessionShutDown` and changes nothing.
+    /// publishes the final snapshot — reset, `lastError` kept, `isShutDown == true` — to
+    /// the delegate, streams and subscriptions alike, then removes the delegate and stops
+    /// publishing. Streams are not finished (the phone SDK's rule): end observation on the
+    /// `isShutDown` snapshot or cancel your tasks. Idempotent; later calls that would
+    /// change the session throw `ARCloudError.sessionShutDown` and change nothing.
     public func shutdown() async {
         shutdownNow()
     }
@@ -231,15 +277,13 @@ public final class GraffityARCloud {
 
     private func shutdownNow() {
         guard !isShutDown else { return }
-        isShutDown = true
         currentHost?.stop()
         currentHost = nil
+        // The final snapshot goes to every observer, the delegate included, so that all of
+        // them end on the same state.
+        update { $0 = State(lastError: $0.lastError, isShutDown: true) }
+        isShutDown = true
         storedDelegate = nil
-        let snapshot = State(lastError: state.lastError)
-        if snapshot != state {
-            state = snapshot
-            states.send(snapshot)
-        }
         // State bridging ends here: closures are released, streams stay open.
         states.removeAllHandlers()
         events.removeAllHandlers()

@@ -25,7 +25,7 @@ struct SimulateShippedTests {
         #expect(states.contains { $0["vpsState"] as? String == "localized" })
         for state in states {
             #expect(Set(state.keys) == ["kind", "time", "frame", "isSceneReady", "vpsState", "sectionId", "navigation",
-                                        "lastError"])
+                                        "lastError", "isShutDown"])
         }
         let events = SimulateCommandTests.events(lines)
         #expect(events.contains("localization.localized"))

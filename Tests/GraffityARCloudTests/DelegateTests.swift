@@ -30,7 +30,7 @@ struct DelegateTests {
         ])
     }
 
-    @Test("after shutdown the delegate is removed and no longer called")
+    @Test("shutdown's final snapshot reaches the delegate too; then it is removed and no longer called")
     func tornDownByShutdown() async throws {
         let backend = ScriptedBackend([.fix(0)])
         let (sdk, host) = try Fixtures.make(backend)
@@ -40,7 +40,9 @@ struct DelegateTests {
         let before = delegate.states
         await sdk.shutdown()
         #expect(sdk.delegate == nil)
-        #expect(delegate.states == before)  // the reset snapshot goes to streams, not to a torn-down delegate
+        #expect(delegate.states == before + [.shutDown()])  // the same last snapshot as every stream
+        await sdk.shutdown()
+        #expect(delegate.states == before + [.shutDown()])
 
         sdk.delegate = delegate
         #expect(sdk.delegate == nil)

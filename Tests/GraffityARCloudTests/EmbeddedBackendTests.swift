@@ -25,7 +25,7 @@ struct EmbeddedBackendTests {
     @Test("without a server URL the session loads the scene from the map file")
     func loadsSceneFromMapFile() async throws {
         let sdk = GraffityARCloud(configuration: .init(mapId: "gallery", embeddedMapURL: mapURL, clock: .virtual))
-        let host = try sdk.makeViewController(session: Fixtures.session(), images: StubImages())
+        let host = try sdk.makeVirtualReplay(session: Fixtures.session(), images: StubImages())
         try await host.loadView()
         #expect(host.scene == scene)
         #expect(sdk.state.isSceneReady)
@@ -34,7 +34,7 @@ struct EmbeddedBackendTests {
     @Test("a map without points cannot localize: the session reports localizerUnavailable")
     func mapWithoutPoints() async throws {
         let sdk = GraffityARCloud(configuration: .init(mapId: "gallery", embeddedMapURL: mapURL, clock: .virtual))
-        let host = try sdk.makeViewController(session: Fixtures.session(), images: StubImages())
+        let host = try sdk.makeVirtualReplay(session: Fixtures.session(), images: StubImages())
         try await host.loadView()
         try await host.advance(by: .zero)
         guard case .localizerUnavailable? = sdk.state.lastError else {
@@ -95,7 +95,7 @@ struct EmbeddedBackendTests {
         }
         let session = RecordedSession(name: "wall", camera: PlanarMap.camera, frames: frames)
         let sdk = GraffityARCloud(configuration: .init(mapId: "gallery", embeddedMapURL: planar.url, clock: .virtual))
-        let host = try sdk.makeViewController(session: session, images: planar.images)
+        let host = try sdk.makeVirtualReplay(session: session, images: planar.images)
         var events = sdk.eventStream().makeAsyncIterator()
         try await host.loadView()
         try await host.advance(by: .seconds(0.5))

@@ -19,16 +19,16 @@ struct HTTPLifecycleTests {
         let local = try LocalVPSServer(tokens: LocalVPSServer.makeTokenStore())
         let sdk = GraffityARCloud(configuration: Self.configuration(server: local.url, token: AccessToken.generate()))
         var stream = sdk.stateStream().makeAsyncIterator()
-        let host = try sdk.makeViewController(session: Fixtures.session(), images: PNGHeaderImages())
+        let host = try sdk.makeVirtualReplay(session: Fixtures.session(), images: PNGHeaderImages())
         try await host.loadView()
 
         #expect(sdk.isShutDown)
         #expect(host.isRemoved)
-        #expect(sdk.state == GraffityARCloud.State(lastError: .invalidAccessToken))
+        #expect(sdk.state == .shutDown(.invalidAccessToken))
         #expect(await take(4, from: &stream) == [
             .initial, .vps(.initializing, ready: false),
             .vps(.failed(.invalidAccessToken), ready: false, error: .invalidAccessToken),
-            GraffityARCloud.State(lastError: .invalidAccessToken),
+            .shutDown(.invalidAccessToken),
         ])
         #expect(local.engine.localizeCalls == 0)
         await #expect(throws: ARCloudError.sessionShutDown) { try await host.advance(by: .seconds(1)) }
@@ -40,7 +40,7 @@ struct HTTPLifecycleTests {
         let issued = try tokens.create(name: "tester")
         let local = try LocalVPSServer(tokens: tokens)
         let sdk = GraffityARCloud(configuration: Self.configuration(server: local.url, token: issued.token))
-        let host = try sdk.makeViewController(session: Fixtures.session(), images: PNGHeaderImages())
+        let host = try sdk.makeVirtualReplay(session: Fixtures.session(), images: PNGHeaderImages())
         try await host.loadView()
         try await host.advance(by: .zero)
         #expect(sdk.state == .vps(.localized(sectionId: "main")))
@@ -67,7 +67,7 @@ struct HTTPLifecycleTests {
         let sdk = GraffityARCloud(configuration: Self.configuration(server: url, token: token, attempts: 5))
         let received = Received()
         let subscription = sdk.subscribe { received.states.append($0) }
-        let host = try sdk.makeViewController(session: Fixtures.session(), images: PNGHeaderImages())
+        let host = try sdk.makeVirtualReplay(session: Fixtures.session(), images: PNGHeaderImages())
 
         try await host.loadView()
         #expect(listener.droppedConnections == 3)
@@ -85,7 +85,7 @@ struct HTTPLifecycleTests {
         defer { listener.close() }
         let url = URL(string: "http://127.0.0.1:\(listener.port)")!
         let sdk = GraffityARCloud(configuration: Self.configuration(server: url, token: AccessToken.generate(), attempts: 3))
-        let host = try sdk.makeViewController(session: Fixtures.session(), images: PNGHeaderImages())
+        let host = try sdk.makeVirtualReplay(session: Fixtures.session(), images: PNGHeaderImages())
 
         try await host.loadView()
         #expect(listener.droppedConnections == 3)

@@ -123,7 +123,7 @@ struct NavigationTests {
         try await host.advance(by: .zero)
         try sdk.startNavigation(to: "side")
         try await host.advance(by: .seconds(1.0))
-        try await sdk.reset()
+        await sdk.reset()
         // After the reset the next frame localizes again (requests are due at once).
         try await host.advance(by: .seconds(1.0))
         #expect(!delegate.navigationEvents.contains { if case .failed = $0 { true } else { false } })

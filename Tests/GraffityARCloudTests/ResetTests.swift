@@ -9,7 +9,7 @@ struct ResetTests {
         let backend = ScriptedBackend([.fix(0)])
         let (sdk, host) = try Fixtures.make(backend)
         var events = sdk.eventStream().makeAsyncIterator()
-        try await sdk.reset()
+        await sdk.reset()
         #expect(sdk.state == .initial)
         #expect(backend.sceneCalls == 0)
         #expect(backend.requestCount == 0)
@@ -32,7 +32,7 @@ struct ResetTests {
         try await host.advance(by: .seconds(0.2))
         #expect(host.cameraPose != nil)
 
-        try await sdk.reset()
+        await sdk.reset()
         #expect(sdk.state == .vps(.localizing))
         #expect(host.cameraPose == nil)
         #expect(sdk.configuration == configuration)
@@ -56,13 +56,13 @@ struct ResetTests {
         try await first.loadView()
         try await first.advance(by: .zero)
 
-        let second = try sdk.makeViewController(session: Fixtures.session(), images: StubImages())
+        let second = try sdk.makeVirtualReplay(session: Fixtures.session(), images: StubImages())
         #expect(first.isRemoved)  // one active host per SDK
         try await second.loadView()
         try await second.advance(by: .seconds(0.3))
         #expect(second.cameraPose != nil)
 
-        try await sdk.reset()
+        await sdk.reset()
         #expect(second.cameraPose == nil)
         try await second.advance(by: .seconds(0.1))
         #expect(backend.requests.map(\.frameId) == ["f0", "f0", "f4"])
@@ -81,7 +81,7 @@ struct ResetTests {
         }
         #expect(backend.requestCount == 1)  // a failed VPS sends no more requests
 
-        try await sdk.reset()
+        await sdk.reset()
         #expect(sdk.state == .vps(.localizing))
         try await host.advance(by: .seconds(0.1))
         #expect(sdk.state == .vps(.localized(sectionId: "hall")))
@@ -95,7 +95,7 @@ struct ResetTests {
         let replay = Task { try await host.advance(by: .seconds(0.1)) }
         await backend.waitForRequests(1)
 
-        try await sdk.reset()
+        await sdk.reset()
         #expect(backend.cancellations == 1)
         try await replay.value
         #expect(sdk.state == .vps(.localized(sectionId: "garden")))
@@ -113,11 +113,11 @@ struct RealtimeResetTests {
     @Test("reset pauses a real-time replay, drops the request in flight, and the replay resumes")
     func pausesAndResumes() async throws {
         let backend = ScriptedBackend([.hold, .fix(1)])
-        let (sdk, host) = try Fixtures.make(backend, interval: .seconds(10), clock: .realtime, frames: 10)
+        let (sdk, host) = try Fixtures.makeRealtime(backend, interval: .seconds(10), frames: 10)
         try await host.loadView()
         await backend.waitForRequests(1)
 
-        try await sdk.reset()
+        await sdk.reset()
         #expect(backend.cancellations == 1)
         try await host.runToEnd()
         #expect(host.isReplayFinished)

@@ -56,7 +56,7 @@ struct ScriptTests {
             .navigation(.stopped(destination: "n2")),
             .localization(.reset),
         ])
-        #expect(sdk.state == GraffityARCloud.State())
+        #expect(sdk.state == .shutDown())
     }
 
     @Test("a virtual-clock run replays identically")
@@ -79,8 +79,11 @@ struct ScriptTests {
         var session = Fixtures.session(frames: 5)
         session.script = [ScriptAction(time: 0.05, action: .startNavigation(node: "n1")),
                           ScriptAction(time: 0.45, action: .shutdown)]
-        let (sdk, host, _, delegate) = try Fixtures.makeGroundTruth(session: session, clock: .realtime,
-                                                                    interval: .seconds(0.1))
+        let sdk = GraffityARCloud(configuration: Fixtures.configuration(interval: .seconds(0.1), clock: .realtime),
+                                  backend: GroundTruthBackend(session: session, scene: Fixtures.gallery))
+        let host = try sdk.makeViewController(session: session, images: StubImages())
+        let delegate = RecordingDelegate()
+        sdk.delegate = delegate
         try await host.loadView()
         try await host.runToEnd()
         #expect(host.scriptActionsRun == 2)

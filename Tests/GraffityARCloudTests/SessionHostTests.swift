@@ -90,15 +90,15 @@ struct SessionHostTests {
         #expect(await events.next() == .localization(.notLocalized(frameId: "f0", reason: "too few inliers (12 < 30)")))
     }
 
-    @Test("advance needs a loaded view and a virtual clock")
+    @Test("advance needs a loaded view, and only a virtual-clock configuration makes a host that has it")
     func advanceRules() async throws {
         let (_, host) = try Fixtures.make(ScriptedBackend())
         await #expect(throws: ARCloudError.hostNotLoaded) { try await host.advance(by: .seconds(1)) }
 
-        let (_, realtime) = try Fixtures.make(ScriptedBackend(), clock: .realtime)
-        try await realtime.loadView()
-        await #expect(throws: ARCloudError.self) { try await realtime.advance(by: .seconds(1)) }
-        realtime.removeFromParent()
+        let realtime = GraffityARCloud(configuration: Fixtures.configuration(clock: .realtime), backend: ScriptedBackend())
+        #expect(throws: ARCloudError.self) {
+            _ = try realtime.makeVirtualReplay(session: Fixtures.session(), images: StubImages())
+        }
     }
 
     @Test("removing the host stops it and reports that nothing is hosted")
@@ -118,7 +118,7 @@ struct SessionHostTests {
     @Test("a real-time host replays by itself to the end")
     func realtimeReplay() async throws {
         let backend = ScriptedBackend([.fix(0)])
-        let (sdk, host) = try Fixtures.make(backend, interval: .seconds(0.1), clock: .realtime, frames: 5)
+        let (sdk, host) = try Fixtures.makeRealtime(backend, interval: .seconds(0.1), frames: 5)
         try await host.loadView()
         try await host.runToEnd()
         #expect(host.isReplayFinished)

@@ -69,7 +69,7 @@ struct StateStreamTests {
         #expect(sdk.stateObserverCount == 1)  // only the probe is left
     }
 
-    @Test("a stream made before shutdown gets the reset snapshot and is not finished")
+    @Test("a stream made before shutdown gets the shutdown snapshot and is not finished")
     func streamBeforeShutdown() async throws {
         let backend = ScriptedBackend([.fix(0)])
         let (sdk, host) = try Fixtures.make(backend)
@@ -79,12 +79,12 @@ struct StateStreamTests {
         #expect(await stream.next()?.vpsState == .localized(sectionId: "hall"))
 
         await sdk.shutdown()
-        #expect(await stream.next() == GraffityARCloud.State.initial)
+        #expect(await stream.next() == .shutDown())
         // Not finished: its continuation is still registered (termination would remove it).
         #expect(sdk.stateObserverCount == 1)
     }
 
-    @Test("a stream made after shutdown yields the reset snapshot")
+    @Test("a stream made after shutdown yields the shutdown snapshot")
     func streamAfterShutdown() async throws {
         let backend = ScriptedBackend([.fix(0)])
         let (sdk, host) = try Fixtures.make(backend)
@@ -93,7 +93,7 @@ struct StateStreamTests {
         await sdk.shutdown()
 
         var stream = sdk.stateStream().makeAsyncIterator()
-        #expect(await stream.next() == GraffityARCloud.State.initial)
+        #expect(await stream.next() == .shutDown())
         #expect(sdk.stateObserverCount == 1)
     }
 }

@@ -55,7 +55,7 @@ struct StateSubscriptionTests {
         #expect(received.states == [.initial])
     }
 
-    @Test("a subscription gets shutdown's reset snapshot, then nothing more")
+    @Test("a subscription gets shutdown's final snapshot, then nothing more")
     func shutdownEndsBridging() async throws {
         let backend = ScriptedBackend([.fix(0)])
         let (sdk, host) = try Fixtures.make(backend)
@@ -64,12 +64,12 @@ struct StateSubscriptionTests {
         try await host.loadView()
         try await host.advance(by: .zero)
         await sdk.shutdown()
-        #expect(received.states.last == .initial)
+        #expect(received.states.last == .shutDown())
         #expect(sdk.stateObserverCount == 0)
 
         let late = Received()
         let after = sdk.subscribe { late.states.append($0) }
-        #expect(late.states == [.initial])
+        #expect(late.states == [.shutDown()])
         #expect(after.isCancelled)
         subscription.cancel()
     }

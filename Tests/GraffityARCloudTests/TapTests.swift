@@ -38,7 +38,7 @@ struct TapTests {
         #expect(abs(try #require(second.hitPoint).z - 4) < 1e-9)
         #expect(delegate.events.last == .tap(second), "a mural is not collected")
         // The coin stays gone after a reset.
-        try await sdk.reset()
+        await sdk.reset()
         #expect(host.scene?.objects.contains { $0.id == "coin" } == false)
     }
 

@@ -31,7 +31,7 @@ extension ARSessionHost {
         case .stopNavigation:
             try? stopNavigation()
         case .reset:
-            try? await sdk.reset()
+            await sdk.reset()
         case .shutdown:
             await sdk.shutdown()
         }

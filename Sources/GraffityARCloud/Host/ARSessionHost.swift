@@ -11,16 +11,17 @@ import VPS
 /// then `isSceneReady` turns true and localization starts), `removeFromParent()` the moment
 /// it is removed (replay and requests stop; the SDK itself stays usable).
 ///
-/// With `ReplayClock.virtual` nothing moves until `advance(by:)` or `runToEnd()` is called,
-/// and each VPS answer is applied before the next frame: runs are deterministic. With
-/// `.realtime` the replay runs by itself after `loadView()` and requests overlap it.
+/// With `.realtime` (the app default) the replay runs by itself after `loadView()` and
+/// requests overlap it. With `ReplayClock.virtual` nothing moves until `runToEnd()` (or,
+/// on a `VirtualReplayHost`, `advance(by:)`) is called, and each VPS answer is applied
+/// before the next frame: runs are deterministic.
 ///
 /// On the same clock the host guides navigation (`GraffityARCloud.startNavigation(to:)`),
 /// answers taps (`tap(at:)`) and plays the session's script: each `ScriptAction` runs when
 /// the replay reaches its time, against the frame on screen then (the last frame stamped
 /// at or before it).
 @MainActor
-public final class ARSessionHost {
+public class ARSessionHost {
     /// The recording being replayed.
     public let session: RecordedSession
     /// How the replay is clocked.
@@ -97,7 +98,7 @@ public final class ARSessionHost {
 
     /// The view loads: fetches the map's scene content (state `.initializing`, then
     /// `isSceneReady` and `.localizing`), then starts the replay (`.realtime`) or lets
-    /// `advance(by:)` drive it (`.virtual`). Returns once the scene fetch has finished;
+    /// `runToEnd()` or `VirtualReplayHost.advance(by:)` drive it (`.virtual`). Returns once the scene fetch has finished;
     /// a fetch failure is reported in `state.lastError`, not thrown. Calling it again does
     /// nothing.
     /// - Throws: `ARCloudError.sessionShutDown`, `.hostRemoved`.
@@ -120,17 +121,13 @@ public final class ARSessionHost {
 
     // MARK: Driving the replay
 
-    /// Virtual clock only: presents every frame up to `replayTime + duration`, waiting for
-    /// each VPS answer before the next frame, then sets `replayTime` to that time.
-    /// Returns early if the host is removed or the SDK shuts down meanwhile.
-    /// - Throws: `ARCloudError.sessionShutDown`, `.hostRemoved`, `.hostNotLoaded`,
-    ///   `.invalidUsage` (real-time host, or another `advance` still running).
-    public func advance(by duration: Duration) async throws {
+    /// Virtual clock only (`VirtualReplayHost.advance(by:)` and `runToEnd()` call it):
+    /// presents every frame up to `replayTime + duration`, waiting for each VPS answer
+    /// before the next frame, then sets `replayTime` to that time.
+    func advanceVirtualClock(by duration: Duration) async throws {
         try checkUsable()
         guard isViewLoaded else { throw ARCloudError.hostNotLoaded }
-        guard clock == .virtual else {
-            throw ARCloudError.invalidUsage("advance(by:) drives a virtual-clock replay; this host replays in real time")
-        }
+        precondition(clock == .virtual, "only a virtual-clock host is advanced")
         guard !isAdvancing else { throw ARCloudError.invalidUsage("advance(by:) is already running on this host") }
         isAdvancing = true
         defer { isAdvancing = false }
@@ -152,13 +149,13 @@ public final class ARSessionHost {
     /// Replays to the last frame (or the last scripted action, when later): on a virtual
     /// clock by advancing to it, in real time by waiting for the replay to get there.
     /// Returns early if the host stops.
-    /// - Throws: as `advance(by:)`, except that a real-time host is fine.
+    /// - Throws: `ARCloudError.sessionShutDown`, `.hostRemoved`, `.hostNotLoaded`.
     public func runToEnd() async throws {
         try checkUsable()
         guard isViewLoaded else { throw ARCloudError.hostNotLoaded }
         switch clock {
         case .virtual:
-            try await advance(by: max(.zero, endTime - replayTime))
+            try await advanceVirtualClock(by: max(.zero, endTime - replayTime))
         case .realtime:
             guard !isFinished else { return }
             await withCheckedContinuation { finishWaiters.append($0) }

@@ -1,9 +1,12 @@
-// Hamming matching with hardware popcount (compiled with -mpopcnt).
+// Hamming matching with hardware popcount (hot_isa.hpp).
 #include "vc_match.h"
 #include "internal.hpp"
 #include <cstring>
 #include <string>
 #include <vector>
+#include "hot_isa.hpp"
+
+VC_HOT_ISA_BEGIN
 
 namespace {
 
@@ -172,3 +175,5 @@ extern "C" vc_status vc_match_buckets(const uint8_t *query, int32_t nq, const ui
         return match_candidates(query, nq, train, nt, *options, bucketed, "bucket index out of range", out, count);
     });
 }
+
+VC_HOT_ISA_END

@@ -3,9 +3,12 @@
 #include <cmath>
 #include <opencv2/features2d.hpp>
 #include <opencv2/imgproc.hpp>
-#if defined(__SSE4_1__)
+#include "hot_isa.hpp"
+#if VC_HOT_ISA_SSE41
 #include <smmintrin.h>
 #endif
+
+VC_HOT_ISA_BEGIN
 
 namespace vc {
 namespace {
@@ -272,7 +275,7 @@ void OrbExtractor::describe(const cv::Mat &blurred, float x, float y, float angl
     // Rotate the 512 sample points to pixel offsets first, four at a time, then compare.
     alignas(16) int offset[512];
     const float *px = pattern_x_.data(), *py = pattern_y_.data();
-#if defined(__SSE4_1__)
+#if VC_HOT_ISA_SSE41
     const __m128 vca = _mm_set1_ps(ca), vsa = _mm_set1_ps(sa);
     const __m128i vstep = _mm_set1_epi32(step);
     for (int k = 0; k < 512; k += 4) {
@@ -327,3 +330,5 @@ int OrbExtractor::extract(const cv::Mat &gray, vc_keypoint *kps, uint8_t *descri
 }
 
 }  // namespace vc
+
+VC_HOT_ISA_END

@@ -7,6 +7,9 @@
 #include <new>
 #include <random>
 #include <vector>
+#include "hot_isa.hpp"
+
+VC_HOT_ISA_BEGIN
 
 namespace {
 
@@ -442,3 +445,5 @@ extern "C" vc_status vc_vocab_deserialize(const uint8_t *bytes, size_t size, vc_
         return VC_ERR_INTERNAL;
     }
 }
+
+VC_HOT_ISA_END

@@ -75,7 +75,8 @@ enum SimulationJSON {
          ("vpsState", .string(vpsStateName(s.vpsState))),
          ("sectionId", optional(s.vpsState.sectionId)),
          ("navigation", s.navigation.map(navigation) ?? .null),
-         ("lastError", s.lastError.map(error) ?? .null)]
+         ("lastError", s.lastError.map(error) ?? .null),
+         ("isShutDown", .bool(s.isShutDown))]
     }
 
     static func vpsStateName(_ v: VPSState) -> String {

@@ -55,11 +55,21 @@ enum Fixtures {
         .init(mapId: "gallery", vpsRequestInterval: interval, retryPolicy: retry, clock: clock, jitterSeed: 7)
     }
 
-    /// An SDK with a scripted backend and a host for `session()`, not yet loaded.
+    /// An SDK with a scripted backend and a virtual-clock host for `session()`, not yet loaded.
     @MainActor
     static func make(_ backend: ScriptedBackend, interval: Duration = .seconds(1), retry: RetryPolicy = .never,
-                     clock: ReplayClock = .virtual, frames: Int = 30) throws -> (GraffityARCloud, ARSessionHost) {
-        let sdk = GraffityARCloud(configuration: configuration(interval: interval, retry: retry, clock: clock),
+                     frames: Int = 30) throws -> (GraffityARCloud, VirtualReplayHost) {
+        let sdk = GraffityARCloud(configuration: configuration(interval: interval, retry: retry, clock: .virtual),
+                                  backend: backend)
+        let host = try sdk.makeVirtualReplay(session: session(frames: frames), images: StubImages())
+        return (sdk, host)
+    }
+
+    /// An SDK with a scripted backend and a real-time host for `session()`, not yet loaded.
+    @MainActor
+    static func makeRealtime(_ backend: ScriptedBackend, interval: Duration = .seconds(1), retry: RetryPolicy = .never,
+                             frames: Int = 30) throws -> (GraffityARCloud, ARSessionHost) {
+        let sdk = GraffityARCloud(configuration: configuration(interval: interval, retry: retry, clock: .realtime),
                                   backend: backend)
         let host = try sdk.makeViewController(session: session(frames: frames), images: StubImages())
         return (sdk, host)
@@ -99,6 +109,9 @@ extension GraffityARCloud.State {
     static func vps(_ vps: VPSState, ready: Bool = true, error: ARCloudError? = nil) -> Self {
         .init(isSceneReady: ready, vpsState: vps, navigation: nil, lastError: error)
     }
+
+    /// The final snapshot of a session that shut down, keeping `error` as `lastError`.
+    static func shutDown(_ error: ARCloudError? = nil) -> Self { .init(lastError: error, isShutDown: true) }
 }
 
 /// Drains what a stream has buffered so far, given how many values are expected.

@@ -74,17 +74,17 @@ extension Fixtures {
     }
 
     /// An SDK whose backend localizes every frame at ground truth, over `gallery`, with a
-    /// host for `session`, not yet loaded.
+    /// virtual-clock host for `session`, not yet loaded.
     @MainActor
     static func makeGroundTruth(session: RecordedSession = session(), refuse: Set<String> = [],
                                 navigation: NavigationOptions = NavigationOptions(),
-                                clock: ReplayClock = .virtual, interval: Duration = .seconds(0.5))
-        throws -> (GraffityARCloud, ARSessionHost, GroundTruthBackend, RecordingDelegate) {
+                                interval: Duration = .seconds(0.5))
+        throws -> (GraffityARCloud, VirtualReplayHost, GroundTruthBackend, RecordingDelegate) {
         let backend = GroundTruthBackend(session: session, scene: gallery, refuse: refuse)
-        var configuration = configuration(interval: interval, clock: clock)
+        var configuration = configuration(interval: interval, clock: .virtual)
         configuration.navigation = navigation
         let sdk = GraffityARCloud(configuration: configuration, backend: backend)
-        let host = try sdk.makeViewController(session: session, images: StubImages())
+        let host = try sdk.makeVirtualReplay(session: session, images: StubImages())
         let delegate = RecordingDelegate()
         sdk.delegate = delegate
         return (sdk, host, backend, delegate)

@@ -1,0 +1,1 @@
+// Intentionally empty: see module.modulemap. (A system-library target needs one header.)
