@@ -30,7 +30,7 @@ import VPS
         let planar = try PlanarMap()
         let sdk = GraffityARCloud(configuration: .init(mapId: "gallery", embeddedMapURL: planar.url,
                                                        vpsRequestInterval: .seconds(0.1), clock: .virtual))
-        let host = try sdk.makeViewController(session: session(), images: DamagedFrame(jpeg: planar.jpeg, badFrame: "f0"))
+        let host = try sdk.makeVirtualReplay(session: session(), images: DamagedFrame(jpeg: planar.jpeg, badFrame: "f0"))
         var events = sdk.eventStream().makeAsyncIterator()
         try await host.loadView()
         try await host.advance(by: .seconds(0.05))
@@ -53,7 +53,7 @@ import VPS
         s.frames[2].timestamp = 1e308
         let sdk = GraffityARCloud(configuration: .init(mapId: "gallery", embeddedMapURL: planar.url, clock: .virtual))
         #expect {
-            try sdk.makeViewController(session: s, images: planar.images)
+            try sdk.makeVirtualReplay(session: s, images: planar.images)
         } throws: { error in
             guard case .invalidUsage(let message)? = error as? ARCloudError else { return false }
             return message.contains("frames[2].timestamp")
@@ -61,7 +61,7 @@ import VPS
         var scripted = session(frames: 3)
         scripted.script = [ScriptAction(time: 1e308, action: .reset)]
         #expect {
-            try sdk.makeViewController(session: scripted, images: planar.images)
+            try sdk.makeVirtualReplay(session: scripted, images: planar.images)
         } throws: { error in
             guard case .invalidUsage(let message)? = error as? ARCloudError else { return false }
             return message.contains("script[0].time")
