@@ -143,9 +143,16 @@ public struct DescriptorMatcher: Sendable, Hashable {
     /// node, stored together); query i is compared with every descriptor of each bucket in
     /// its list `buckets` (bucket indices). Reads consecutive memory and builds no
     /// per-candidate index list. Matches name train descriptors, not buckets.
+    ///
+    /// With `trainGroups` (one id per train descriptor, e.g. the map point of each of a
+    /// point's several descriptors) the ratio test compares the best descriptor with the
+    /// best of any other group: descriptors of one point never fail each other's test.
     public func match(query: [UInt8], train: [UInt8], bucketOffsets: [Int32],
-                      buckets: CandidateLists) throws(VisionError) -> [DescriptorMatch] {
+                      buckets: CandidateLists, trainGroups: [Int32]? = nil) throws(VisionError) -> [DescriptorMatch] {
         let nq = try Self.count(query, "query"), nt = try Self.count(train, "train")
+        if let g = trainGroups, g.count != Int(nt) {
+            throw VisionError(.invalidArgument, "\(g.count) train groups for \(nt) train descriptors")
+        }
         guard buckets.queryCount == Int(nq) else {
             throw VisionError(.invalidArgument, "\(buckets.queryCount) bucket lists for \(nq) queries")
         }
@@ -157,8 +164,11 @@ public struct DescriptorMatcher: Sendable, Hashable {
                     bucketOffsets.withUnsafeBufferPointer { bo in
                         buckets.offsets.withUnsafeBufferPointer { off in
                             buckets.indices.withUnsafeBufferPointer { idx in
-                                vc_match_buckets(q.baseAddress, nq, t.baseAddress, nt, bo.baseAddress,
-                                                 Int32(bo.count - 1), off.baseAddress, idx.baseAddress, &opts, out, &n)
+                                withOptionalBuffer(trainGroups) { groups in
+                                    vc_match_buckets_grouped(q.baseAddress, nq, t.baseAddress, nt, bo.baseAddress,
+                                                             Int32(bo.count - 1), off.baseAddress, idx.baseAddress,
+                                                             groups, &opts, out, &n)
+                                }
                             }
                         }
                     }
@@ -166,4 +176,10 @@ public struct DescriptorMatcher: Sendable, Hashable {
             }
         }
     }
+}
+
+/// `body` with the array's base address, or with nil when there is no array.
+private func withOptionalBuffer<R>(_ array: [Int32]?, _ body: (UnsafePointer<Int32>?) -> R) -> R {
+    guard let array else { return body(nil) }
+    return array.withUnsafeBufferPointer { body($0.baseAddress) }
 }

@@ -49,6 +49,28 @@ import Vision
         #expect(capped.isEmpty)
     }
 
+    /// Two descriptors of one map point (train 0 and 1, grouped) must not fail each
+    /// other's ratio test; a twin in another group (train 2 vs 3) still does.
+    @Test func groupedRatioTestComparesOtherGroupsOnly() throws {
+        var train = descriptors(40, seed: 11)
+        train.replaceSubrange(32 ..< 64, with: flip(Array(train[0 ..< 32]), bits: 1, seed: 12))
+        train.replaceSubrange(96 ..< 128, with: Array(train[64 ..< 96]))
+        let query = flip(Array(train[0 ..< 32]), bits: 10, seed: 13) + flip(Array(train[64 ..< 96]), bits: 10, seed: 14)
+        let groups: [Int32] = [0, 0] + (2 ..< 40).map { Int32($0) }
+        let bucketOffsets: [Int32] = [0, 40]
+        let buckets = CandidateLists([[0], [0]])
+        let matcher = DescriptorMatcher(ratio: 0.8)
+        let plain = try matcher.match(query: query, train: train, bucketOffsets: bucketOffsets, buckets: buckets)
+        #expect(plain.isEmpty)
+        let grouped = try matcher.match(query: query, train: train, bucketOffsets: bucketOffsets, buckets: buckets,
+                                        trainGroups: groups)
+        #expect(grouped.count == 1 && grouped[0].query == 0 && grouped[0].train < 2)
+        #expect((grouped[0].secondDistance ?? 0) > 80)
+        #expect(throws: VisionError.self) {
+            try matcher.match(query: query, train: train, bucketOffsets: bucketOffsets, buckets: buckets, trainGroups: [0])
+        }
+    }
+
     @Test func mutualCheckKeepsOneToOnePairs() throws {
         let train = descriptors(20, seed: 7)
         // Two queries near the same train descriptor 5: only the closer survives mutual.

@@ -5,7 +5,9 @@ import Vision
 /// nodes its descriptor lies nearly as close to). Built once per map; immutable and shared
 /// by every localizer of that map.
 ///
-/// The index keeps its own copy of the points' descriptors grouped by node (one *bucket*
+/// It holds the map's view descriptors (`VPSMap.viewDescriptors`: one per distinct
+/// viewing direction of each point), so a point is reachable from every view it was
+/// mapped from. The index keeps its own copy of them grouped by node (one *bucket*
 /// per node), so a feature's candidates are one contiguous run of memory rather than ~30
 /// scattered reads across the map's descriptors, and matching needs no per-candidate
 /// list: each feature names its buckets. `point(inSlot:)` names the map point behind a
@@ -15,25 +17,28 @@ struct CandidateIndex: Sendable {
     /// Bucket (node) n holds slots `bucketOffsets[n] ..< bucketOffsets[n + 1]`; one bucket
     /// per vocabulary node, so any node the vocabulary gives is a valid bucket.
     let bucketOffsets: [Int32]
-    /// 32 bytes per slot: the descriptor of `points[slot]`.
+    /// 32 bytes per slot: a view descriptor of `points[slot]`.
     let descriptors: [UInt8]
-    private let points: [Int32]
+    /// The map point of each slot; the matcher's train groups (several slots may hold
+    /// descriptors of one point, which must not fail each other's ratio test).
+    let points: [Int32]
 
     init(map: VPSMap, vocabulary: Vocabulary, depth: Int) {
         self.depth = depth
-        // Each word's node at `depth`, then each map point's (a word the vocabulary lacks
-        // goes to the root, 0).
+        // Each word's node at `depth`, then each view descriptor's (a word the vocabulary
+        // lacks goes to the root, 0).
+        let views = map.viewDescriptors
         let nodeOfWord = (0..<vocabulary.wordCount).map { vocabulary.ancestor(ofWord: UInt32($0), atDepth: depth) }
-        let nodes = map.points.words.map { Int($0) < nodeOfWord.count ? nodeOfWord[Int($0)] : 0 }
+        let nodes = views.words.map { Int($0) < nodeOfWord.count ? nodeOfWord[Int($0)] : 0 }
         let nodeCount = max(vocabulary.nodeCount, (nodes.max().map { Int($0) } ?? -1) + 1)
         let grouped = GroupedByKey(keys: nodes.map { Int($0) }, values: (0..<nodes.count).map { Int32($0) },
                                    keyCount: nodeCount)
         bucketOffsets = grouped.offsets
-        points = grouped.values
+        points = grouped.values.map { Int32(views.points[Int($0)]) }
         var ordered = [UInt8](repeating: 0, count: 32 * grouped.values.count)
-        map.points.descriptors.withUnsafeBufferPointer { all in
-            for (slot, p) in grouped.values.enumerated() {
-                for b in 0..<32 { ordered[32 * slot + b] = all[32 * Int(p) + b] }
+        views.descriptors.withUnsafeBufferPointer { all in
+            for (slot, v) in grouped.values.enumerated() {
+                for b in 0..<32 { ordered[32 * slot + b] = all[32 * Int(v) + b] }
             }
         }
         descriptors = ordered

@@ -238,7 +238,8 @@ public final class Localizer: Sendable {
         }
         timings.retrieve += watch.lap()
         var matches = try DescriptorMatcher(ratio: ratio)
-            .match(query: descriptors, train: index.descriptors, bucketOffsets: index.bucketOffsets, buckets: buckets)
+            .match(query: descriptors, train: index.descriptors, bucketOffsets: index.bucketOffsets, buckets: buckets,
+                   trainGroups: index.points)
         for k in matches.indices { matches[k].train = index.point(inSlot: matches[k].train) }
         timings.match += watch.lap()
         var ransac = options.ransac

@@ -77,9 +77,9 @@ enum MapFile {
             if version > MapSchema.version {
                 throw MapFileError(path: path, reason: .newerFormat(found: version, supported: MapSchema.version))
             }
-            if version < MapSchema.version {
+            if version < MapSchema.oldestReadableVersion {
                 throw MapFileError(path: path, reason: .corrupt("format version \(version) is older than this build reads "
-                                                                + "(\(MapSchema.version))"))
+                                                                + "(\(MapSchema.oldestReadableVersion)…\(MapSchema.version))"))
             }
             try db.checkIntegrity()
             return try body(db)
@@ -101,7 +101,7 @@ enum MapFile {
     // MARK: Reading
 
     static func read(_ db: SQLiteDatabase, path: String) throws -> VPSMap {
-        let metadata = try readMetadata(db)
+        let metadata = try readMetadata(db, version: try db.userVersion())
         let scene = try readScene(db)
         let keyframes = try readKeyframes(db)
         let points = try readPoints(db)
@@ -110,15 +110,18 @@ enum MapFile {
         if let bytes = try db.scalar("SELECT data FROM retrieval_index WHERE name = 'vocabulary'")?.blob {
             vocabulary = try Vocabulary(serialized: bytes)
         }
+        let views = try db.tableExists("point_views") ? try readViewDescriptors(db) : nil
         return try VPSMap(metadata: metadata, scene: scene, keyframes: keyframes, points: points,
-                          observations: observations, vocabulary: vocabulary)
+                          observations: observations, vocabulary: vocabulary, viewDescriptors: views)
     }
 
     // Every column is read through `MapTableRow`: types and finiteness checked, and a bad
     // value named by table, row and column. Counts and ids are checked before anything is
     // allocated from them.
 
-    static func readMetadata(_ db: SQLiteDatabase) throws -> MapMetadata {
+    /// Map facts from `map_info`. Version 2 maps did not record units and up: those
+    /// built from sessions were metres and +y; others (COLMAP models) unknown.
+    static func readMetadata(_ db: SQLiteDatabase, version: Int = MapSchema.version) throws -> MapMetadata {
         var info: [String: String] = [:]
         try MapTableRow.forEach(db, table: "map_info", "SELECT key, value FROM map_info") { r in
             info[try r.text(0)] = try r.text(1)
@@ -140,8 +143,21 @@ enum MapFile {
             }
             created = date
         }
+        let source = info["source"] ?? ""
+        let units: MapUnits, up: MapUpDirection
+        if version < 3 {
+            let fromSession = source.hasPrefix("session ")
+            units = fromSession ? .metres : .unknown
+            up = fromSession ? .plusY : .unknown
+        } else {
+            guard let u = info["units"].flatMap(MapUnits.init(parsing:)) else {
+                throw problem("units", "'\(info["units"] ?? "missing")' is not metres or unknown")
+            }
+            do { up = try MapUpDirection(parsing: info["up"] ?? "") } catch { throw problem("up", "\(error)") }
+            units = u
+        }
         return MapMetadata(name: info["name"] ?? "", created: created, camera: camera,
-                           source: info["source"] ?? "", builder: builder)
+                           source: source, builder: builder, units: units, up: up)
     }
 
     static func readScene(_ db: SQLiteDatabase) throws -> SceneContent {
@@ -236,6 +252,23 @@ enum MapFile {
                          words: words, sections: sections)
     }
 
+    static func readViewDescriptors(_ db: SQLiteDatabase) throws -> MapViewDescriptors {
+        // Reserve from the bytes actually stored, never from a count a damaged file may inflate.
+        let bytes = Int(try db.scalar("SELECT coalesce(sum(length(descriptor)), 0) FROM point_views")?.integer ?? 0)
+        var descriptors = [UInt8](), points = [UInt32](), words = [UInt32]()
+        descriptors.reserveCapacity(bytes); points.reserveCapacity(bytes / 32); words.reserveCapacity(bytes / 32)
+        try MapTableRow.forEach(db, table: "point_views", "SELECT id, point, word, descriptor FROM point_views ORDER BY id") { r in
+            guard try r.integer(0) == points.count else { throw r.problem(0, "view descriptor ids are not 0, 1, 2…") }
+            points.append(UInt32(try r.integer(1, in: 0...Int(UInt32.max))))
+            words.append(UInt32(try r.integer(2, in: 0...Int(UInt32.max))))
+            try r.withBlob(3) { b in
+                guard b.count == 32 else { throw r.problem(3, "a descriptor has 32 bytes, this one \(b.count)") }
+                descriptors.append(contentsOf: b)
+            }
+        }
+        return MapViewDescriptors(descriptors: descriptors, points: points, words: words)
+    }
+
     static func readObservations(_ db: SQLiteDatabase) throws -> [MapObservation] {
         let size = MapSchema.observationRecordBytes
         var out: [MapObservation] = []
@@ -278,6 +311,7 @@ enum MapFile {
             try writeScene(map.scene, db)
             try writeKeyframes(map.keyframes, db)
             try writePoints(map.points, db, progress)
+            try writeViewDescriptors(map.viewDescriptors, db)
             try writeObservations(map.observations, db, progress)
             if let v = map.vocabulary {
                 try db.run("INSERT INTO retrieval_index (name, data) VALUES ('vocabulary', ?)", [.blob(v.serialized())])
@@ -295,6 +329,8 @@ enum MapFile {
             ("source", m.source),
             ("camera", String(decoding: try encoder.encode(m.camera), as: UTF8.self)),
             ("builder", String(decoding: try encoder.encode(m.builder), as: UTF8.self)),
+            ("units", m.units.rawValue),
+            ("up", m.up.description),
         ]
         let s = try db.prepare("INSERT INTO map_info (key, value) VALUES (?, ?)")
         for (k, v) in rows { try s.run([.text(k), .text(v)]) }
@@ -363,6 +399,20 @@ enum MapFile {
             }
         }
         try progress(.init(stage: "points", done: p.count, total: p.count))
+    }
+
+    static func writeViewDescriptors(_ v: MapViewDescriptors, _ db: SQLiteDatabase) throws {
+        let s = try db.prepare("INSERT INTO point_views (id, point, word, descriptor) VALUES (?, ?, ?, ?)")
+        try v.descriptors.withUnsafeBytes { desc in
+            for i in 0..<v.count {
+                s.reset()
+                try s.bind(Int64(i), at: 1)
+                try s.bind(Int64(v.points[i]), at: 2)
+                try s.bind(Int64(v.words[i]), at: 3)
+                try s.bindBlob(UnsafeRawBufferPointer(rebasing: desc[32 * i..<32 * i + 32]), at: 4)
+                try s.step()
+            }
+        }
     }
 
     static func writeObservations(_ obs: [MapObservation], _ db: SQLiteDatabase,

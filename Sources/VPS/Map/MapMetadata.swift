@@ -13,10 +13,18 @@ public struct MapMetadata: Sendable, Hashable, Codable {
     public var source: String
     /// Builder settings and figures, for the record (`map inspect` prints them).
     public var builder: [String: String]
+    /// The unit of the map's coordinates: metres, or unknown (a COLMAP model's arbitrary scale).
+    public var units: MapUnits
+    /// Which way is up in the map's frame, or unknown.
+    public var up: MapUpDirection
 
+    /// Units and up default to metres and +y, what arcloud's own sessions give (and what
+    /// every map was assumed to be before maps recorded them); a map built from a COLMAP
+    /// model sets both to unknown unless told.
     public init(name: String, created: Date = Date(), camera: CameraIntrinsics? = nil, source: String = "",
-                builder: [String: String] = [:]) {
+                builder: [String: String] = [:], units: MapUnits = .metres, up: MapUpDirection = .plusY) {
         self.name = name; self.created = created; self.camera = camera
         self.source = source; self.builder = builder
+        self.units = units; self.up = up
     }
 }

@@ -1,7 +1,7 @@
 /// The 3D points of a map as contiguous arrays (struct of arrays): what the localizer
 /// reads in its inner loops, ready to hand to C without copying.
 ///
-/// Point `i` has position `positions[3i..<3i+3]` (map frame, metres), descriptor
+/// Point `i` has position `positions[3i..<3i+3]` (map frame, in the map's units), descriptor
 /// `descriptors[32i..<32i+32]` (its representative ORB descriptor, the medoid of its
 /// observations by Hamming distance), `observationCounts[i]` sightings, vocabulary word
 /// `words[i]` and section `sections[i]` (an index into the map's sections, −1 for none).

@@ -1,4 +1,4 @@
-/// The SQLite layout of a `.vpsmap` file, version 2.
+/// The SQLite layout of a `.vpsmap` file, version 3.
 ///
 /// Recognition: `PRAGMA application_id` is `applicationID` and table `map_info` holds
 /// `format = arcloud-vpsmap`; `PRAGMA user_version` is the schema version. Row tables
@@ -9,8 +9,16 @@
 /// in a BLOB (`observationRecordBytes` each, little-endian: point u32, x f32, y f32,
 /// octave u8; sorted by point). A map has several observations per point, and a row per
 /// observation made files twice as large and loading three times slower (version 1).
+///
+/// Version 3 added `map_info` keys `units` (`metres` | `unknown`) and `up` (`+y`, `x,y,z`
+/// or `unknown`), and table `point_views`: every descriptor a point can be matched by
+/// (one per distinct viewing direction), grouped by point. Version 2 maps still load:
+/// units and up follow from their source (sessions: metres, +y; otherwise unknown) and
+/// each point is matched by its one descriptor.
 enum MapSchema {
-    static let version = 2
+    static let version = 3
+    /// The oldest version this build reads (migrating it in memory).
+    static let oldestReadableVersion = 2
     static let observationRecordBytes = 13
     /// "VPSM" as a big-endian 32-bit integer.
     static let applicationID: Int32 = 0x5650_534D
@@ -46,6 +54,12 @@ enum MapSchema {
             observations INTEGER NOT NULL,
             word         INTEGER NOT NULL,
             section      INTEGER NOT NULL
+        );
+        CREATE TABLE point_views (
+            id         INTEGER PRIMARY KEY,
+            point      INTEGER NOT NULL,
+            word       INTEGER NOT NULL,
+            descriptor BLOB NOT NULL CHECK (length(descriptor) = 32)
         );
         CREATE TABLE observations (
             keyframe INTEGER PRIMARY KEY,

@@ -9,8 +9,14 @@ public struct MapStatistics: Sendable, Hashable, Codable {
     }
 
     public var name: String
+    /// `metres` or `unknown`.
+    public var units: MapUnits
+    /// `+y`, `x,y,z` or `unknown`.
+    public var up: MapUpDirection
     public var keyframes: Int
     public var points: Int
+    /// Descriptors the points can be matched by (one per distinct viewing direction).
+    public var viewDescriptors: Int
     public var observations: Int
     public var meanTrackLength: Double
     /// Track length → number of points with that many observations.
@@ -32,8 +38,11 @@ public struct MapStatistics: Sendable, Hashable, Codable {
 
     public init(_ map: VPSMap) {
         name = map.metadata.name
+        units = map.metadata.units
+        up = map.metadata.up
         keyframes = map.keyframes.count
         points = map.points.count
+        viewDescriptors = map.viewDescriptors.count
         observations = map.observations.count
         meanTrackLength = points == 0 ? 0 : Double(observations) / Double(points)
         var histogram: [Int: Int] = [:]

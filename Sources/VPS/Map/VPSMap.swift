@@ -21,22 +21,31 @@ public struct VPSMap: Sendable {
     public let vocabulary: Vocabulary?
     /// Word → points. Empty when there is no vocabulary.
     public let wordIndex: WordIndex
+    /// Every descriptor each point can be matched by (one per distinct viewing direction;
+    /// at least the point's representative), grouped by point.
+    public let viewDescriptors: MapViewDescriptors
 
     /// Assembles a map and checks that its parts agree (indices in range, words within
-    /// the vocabulary). Observations may come in any order.
+    /// the vocabulary). Observations may come in any order. Without `viewDescriptors`
+    /// each point is matched by its representative descriptor alone.
     public init(metadata: MapMetadata, scene: SceneContent = SceneContent(), keyframes: [MapKeyframe],
-                points: MapPoints, observations: [MapObservation], vocabulary: Vocabulary?) throws {
+                points: MapPoints, observations: [MapObservation], vocabulary: Vocabulary?,
+                viewDescriptors: MapViewDescriptors? = nil) throws {
         let inOrder = zip(observations, observations.dropFirst()).allSatisfy {
             ($0.keyframe, $0.point) < ($1.keyframe, $1.point)
         }
         let sorted = inOrder ? observations : observations.sorted { ($0.keyframe, $0.point) < ($1.keyframe, $1.point) }
         try Self.check(scene: scene, keyframes: keyframes, points: points, observations: sorted, vocabulary: vocabulary)
+        let views = viewDescriptors ?? MapViewDescriptors(representativesOf: points)
+        if let problem = views.problem(pointCount: points.count, wordCount: vocabulary?.wordCount ?? 1) {
+            throw MapInconsistency(problem)
+        }
         self.init(unchecked: metadata, scene: scene, keyframes: keyframes, points: points,
-                  sortedObservations: sorted, vocabulary: vocabulary)
+                  sortedObservations: sorted, vocabulary: vocabulary, viewDescriptors: views)
     }
 
     init(unchecked metadata: MapMetadata, scene: SceneContent, keyframes: [MapKeyframe], points: MapPoints,
-         sortedObservations: [MapObservation], vocabulary: Vocabulary?) {
+         sortedObservations: [MapObservation], vocabulary: Vocabulary?, viewDescriptors: MapViewDescriptors) {
         self.metadata = metadata
         self.scene = scene
         self.keyframes = keyframes
@@ -48,6 +57,7 @@ public struct VPSMap: Sendable {
         self.keyframeObservationOffsets = offsets
         self.vocabulary = vocabulary
         self.wordIndex = WordIndex(words: vocabulary == nil ? [] : points.words, wordCount: vocabulary?.wordCount ?? 0)
+        self.viewDescriptors = viewDescriptors
     }
 
     /// Observations made in keyframe `k`.
@@ -74,7 +84,8 @@ public struct VPSMap: Sendable {
                       keyframes: zip(keyframes, remapped.keyframes).map { kf, s in
                           var k = kf; k.section = s; return k
                       },
-                      points: points, sortedObservations: observations, vocabulary: vocabulary)
+                      points: points, sortedObservations: observations, vocabulary: vocabulary,
+                      viewDescriptors: viewDescriptors)
     }
 
     static func check(scene: SceneContent, keyframes: [MapKeyframe], points: MapPoints,

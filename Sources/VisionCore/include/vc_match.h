@@ -53,6 +53,17 @@ vc_status vc_match_buckets(const uint8_t *query, int32_t n_query, const uint8_t 
                            const int32_t *query_offsets, const int32_t *query_buckets,
                            const vc_match_options *options, vc_match *out, int32_t *count);
 
+/* As vc_match_buckets, with train_groups (n_train entries, borrowed; NULL: every
+ * descriptor its own group) naming the group of each train descriptor — e.g. the map point
+ * of each of a point's several descriptors. The ratio test then compares the best
+ * descriptor with the best of any other group, so descriptors of one point never fail
+ * each other's test. The mutual check still works per train descriptor. */
+vc_status vc_match_buckets_grouped(const uint8_t *query, int32_t n_query, const uint8_t *train, int32_t n_train,
+                                   const int32_t *bucket_offsets, int32_t n_buckets,
+                                   const int32_t *query_offsets, const int32_t *query_buckets,
+                                   const int32_t *train_groups, const vc_match_options *options,
+                                   vc_match *out, int32_t *count);
+
 #ifdef __cplusplus
 }
 #endif

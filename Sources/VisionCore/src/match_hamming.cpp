@@ -28,7 +28,26 @@ struct Best {
     }
 };
 
-bool passes(const Best &b, const vc_match_options &o) {
+// As Best, but train descriptors come in groups (several descriptors of one map point):
+// the second distance is the best of any *other* group, so two descriptors of the same
+// point never fail each other's ratio test.
+struct BestOfGroups {
+    const int32_t *groups;
+    int train = -1, group = -1, d1 = kNone, d2 = kNone;
+    inline void offer(int t, int d) {
+        const int g = groups[t];
+        if (g == group) {
+            if (d < d1) { d1 = d; train = t; }
+        } else if (d < d1) {
+            d2 = d1; d1 = d; train = t; group = g;
+        } else if (d < d2) {
+            d2 = d;
+        }
+    }
+};
+
+template <class B>
+bool passes(const B &b, const vc_match_options &o) {
     if (b.train < 0) return false;
     if (o.max_distance < 256 && b.d1 > o.max_distance) return false;
     if (o.ratio > 0 && b.d2 != kNone && !(float(b.d1) < o.ratio * float(b.d2))) return false;
@@ -67,16 +86,16 @@ vc_status check_lists(const int32_t *offsets, int n, const void *items, const ch
     return VC_OK;
 }
 
-// The guided and bucketed matchers: each query keeps its nearest among the train indices
-// `candidates(i, offer)` passes to `offer` (returning false for an index out of range, which
-// fails the call with `range_error`) if it passes the options, then the mutual filter runs.
-template <class Candidates>
-vc_status match_candidates(const uint8_t *query, int nq, const uint8_t *train, int nt, const vc_match_options &o,
-                           Candidates candidates, const char *range_error, vc_match *out, int32_t *count) {
+// Each query's nearest candidate, kept when it passes the options; `fresh()` makes the
+// per-query tracker (Best, or BestOfGroups for grouped train descriptors).
+template <class Candidates, class Fresh>
+vc_status nearest_of_candidates(const uint8_t *query, int nq, const uint8_t *train, int nt, const vc_match_options &o,
+                                Candidates candidates, Fresh fresh, const char *range_error, vc_match *out,
+                                int32_t *count) {
     int n = 0;
     for (int i = 0; i < nq; ++i) {
         const uint8_t *q = query + size_t(i) * 32;
-        Best b;
+        auto b = fresh();
         if (!candidates(i, [&](int j) { b.offer(j, hamming(q, train + size_t(j) * 32)); }))
             return vc::fail(VC_ERR_INVALID_ARGUMENT, range_error);
         if (passes(b, o)) out[n++] = vc_match{i, b.train, b.d1, b.d2};
@@ -84,6 +103,20 @@ vc_status match_candidates(const uint8_t *query, int nq, const uint8_t *train, i
     if (o.mutual) n = keep_mutual(out, n, nt);
     *count = n;
     return VC_OK;
+}
+
+// The guided and bucketed matchers: each query keeps its nearest among the train indices
+// `candidates(i, offer)` passes to `offer` (returning false for an index out of range, which
+// fails the call with `range_error`) if it passes the options, then the mutual filter runs.
+// With `groups` (one group id per train descriptor) the ratio test compares groups.
+template <class Candidates>
+vc_status match_candidates(const uint8_t *query, int nq, const uint8_t *train, int nt, const vc_match_options &o,
+                           Candidates candidates, const char *range_error, vc_match *out, int32_t *count,
+                           const int32_t *groups = nullptr) {
+    if (groups)
+        return nearest_of_candidates(query, nq, train, nt, o, candidates, [&] { return BestOfGroups{groups}; },
+                                     range_error, out, count);
+    return nearest_of_candidates(query, nq, train, nt, o, candidates, [] { return Best{}; }, range_error, out, count);
 }
 
 }  // namespace
@@ -155,6 +188,15 @@ extern "C" vc_status vc_match_buckets(const uint8_t *query, int32_t nq, const ui
                                       const int32_t *bucket_offsets, int32_t n_buckets,
                                       const int32_t *query_offsets, const int32_t *query_buckets,
                                       const vc_match_options *options, vc_match *out, int32_t *count) {
+    return vc_match_buckets_grouped(query, nq, train, nt, bucket_offsets, n_buckets, query_offsets, query_buckets,
+                                    nullptr, options, out, count);
+}
+
+extern "C" vc_status vc_match_buckets_grouped(const uint8_t *query, int32_t nq, const uint8_t *train, int32_t nt,
+                                              const int32_t *bucket_offsets, int32_t n_buckets,
+                                              const int32_t *query_offsets, const int32_t *query_buckets,
+                                              const int32_t *train_groups, const vc_match_options *options,
+                                              vc_match *out, int32_t *count) {
     return vc::guarded([&]() -> vc_status {
         if (count) *count = 0;
         if (!options || !count || nq < 0 || nt < 0 || n_buckets < 0 || !bucket_offsets ||
@@ -172,7 +214,8 @@ extern "C" vc_status vc_match_buckets(const uint8_t *query, int32_t nq, const ui
             }
             return true;
         };
-        return match_candidates(query, nq, train, nt, *options, bucketed, "bucket index out of range", out, count);
+        return match_candidates(query, nq, train, nt, *options, bucketed, "bucket index out of range", out, count,
+                                train_groups);
     });
 }
 

@@ -10,18 +10,27 @@ struct MapBuildCommand: Command {
                arcloud map build --colmap <model-dir> --images <dir> --out <map.vpsmap> [options]
 
         Builds a map from images with known poses: ORB features on every keyframe (all
-        cores), covisible keyframe pairs chosen from the poses (frustum overlap, baseline),
-        matching along epipolar lines (Hamming ratio test, mutual), multi-view tracks,
-        triangulation with cheirality, parallax and reprojection filters, one representative
-        descriptor per point (the medoid), a vocabulary with an inverted index for retrieval,
-        and sections. Prints per-stage timings on stderr and a summary on stdout. The map is
-        written atomically: an interrupted build never damages an existing file at --out.
+        cores), keyframe pairs chosen from the images (shared vocabulary words, viewing
+        angle), the scene's depths measured on each keyframe's best pair, matching along
+        epipolar lines within them (Hamming ratio test, mutual), multi-view tracks,
+        triangulation kept by triangulation angle and reprojection error in pixels, tracks
+        extended into the paired keyframes and re-triangulated over all observations, one
+        descriptor per distinct viewing direction of each point, a vocabulary with an
+        inverted index for retrieval, and sections. No setting is a length: a model in any
+        units builds the same map, scaled. Prints per-stage counts and timings on stderr
+        and a summary on stdout. The map is written atomically: an interrupted build never
+        damages an existing file at --out.
 
         Sessions: frames with a ground-truth pose are used. When the session folder has a
         scene.json, its sections (by bounds), AR objects and navigation graph go into the
         map; otherwise sections come from spatial clustering of the points.
         COLMAP: reads cameras.txt and images.txt (poses of registered images; models
         SIMPLE_PINHOLE, PINHOLE, SIMPLE_RADIAL, RADIAL, OPENCV); points3D.txt is not used.
+
+        Units and up: the map records the unit of its coordinates (metres or unknown) and
+        which way is up in its frame (a vector or unknown); the localizer uses a frame's
+        gravity only with a known up. Sessions are metres with +y up. A COLMAP model's scale
+        and frame are arbitrary: its map is unknown/unknown unless --units and --up say so.
 
         OPTIONS:
           --session <dir>        Recorded session folder (session.json + frames/)
@@ -35,16 +44,19 @@ struct MapBuildCommand: Command {
           --features <n>         ORB features per keyframe (default 2500)
           --min-track <n>        Keyframes that must see a point (default 2)
           --max-error <px>       Reprojection error allowed at pyramid level 0 (default 2.5)
-          --scene-depth <a-b>    Distances of scene surfaces in metres, for pairing (default 0.5-8)
+          --units <u>            metres | unknown (default: metres for a session, unknown for COLMAP)
+          --up <dir>             Up in the map frame: +x -x +y -y +z -z, a vector x,y,z, or unknown
+                                 (default: +y for a session, unknown for COLMAP)
           --threads <n>          Threads (default: all cores)
           --quiet                No stage lines on stderr
 
         EXAMPLES:
           arcloud map build --session Datasets/gallery-mapping --out Maps/gallery.vpsmap
           arcloud map build --colmap sparse/0 --images images --out office.vpsmap --min-track 2
+          arcloud map build --colmap sparse/0 --images images --out office.vpsmap --units metres --up -y
         """
     static let options: Set<String> = ["session", "colmap", "images", "out", "scene", "name", "stride", "features",
-                                       "min-track", "max-error", "scene-depth", "threads"]
+                                       "min-track", "max-error", "threads", "units", "up"]
     static let switches: Set<String> = ["no-scene", "quiet"]
 
     static func run(_ args: Arguments) async throws -> Int32 {
@@ -58,15 +70,19 @@ struct MapBuildCommand: Command {
         options.maxReprojectionError = try args.double("max-error", default: options.maxReprojectionError)
         if options.maxReprojectionError <= 0 { throw UsageError("option '--max-error' must be positive") }
         options.threads = try args.positiveInt("threads", default: ProcessInfo.processInfo.activeProcessorCount, max: 256)
-        if let depth = args.value("scene-depth") {
-            let parts = depth.split(separator: "-").compactMap { Double($0) }
-            guard parts.count == 2, parts[0] > 0, parts[1] > parts[0] else {
-                throw UsageError("option '--scene-depth' needs <near>-<far> in metres, e.g. 0.5-8, got '\(depth)'")
+
+        let units: MapUnits? = try args.value("units").map { text in
+            guard let u = MapUnits(parsing: text) else {
+                throw UsageError("option '--units' takes metres or unknown, got '\(text)'")
             }
-            options.sceneDepth = parts[0]...parts[1]
+            return u
+        }
+        let up: MapUpDirection? = try args.value("up").map { text in
+            do { return try MapUpDirection(parsing: text) } catch { throw UsageError("option '--up': \(error)") }
         }
 
         let frames: [MapBuildFrame]
+        let defaultUnits: MapUnits, defaultUp: MapUpDirection
         var sceneURL = args.value("scene").map { URL(fileURLWithPath: $0) }
         var defaultName: String
         var source: String
@@ -84,6 +100,9 @@ struct MapBuildCommand: Command {
             }
             defaultName = session.name
             source = "session \(dir)"
+            // Sessions are gravity-aligned in metres (the generator; recordings are validated so).
+            defaultUnits = .metres
+            defaultUp = .plusY
         case (nil, let model?):
             let images = try args.require("images")
             let parsed: COLMAPTextModel
@@ -95,6 +114,9 @@ struct MapBuildCommand: Command {
             } catch { throw CommandFailure("\(model)/\(error)") }
             defaultName = URL(fileURLWithPath: model).lastPathComponent
             source = "colmap \(model)"
+            // A reconstruction's scale and frame are arbitrary.
+            defaultUnits = .unknown
+            defaultUp = .unknown
         case (nil, nil): throw UsageError("give --session <dir>, or --colmap <dir> with --images <dir>")
         default: throw UsageError("give either --session or --colmap, not both")
         }
@@ -114,7 +136,8 @@ struct MapBuildCommand: Command {
         }
 
         let quiet = args.has("quiet")
-        let metadata = MapMetadata(name: args.value("name") ?? defaultName, source: source)
+        let metadata = MapMetadata(name: args.value("name") ?? defaultName, source: source,
+                                   units: units ?? defaultUnits, up: up ?? defaultUp)
         let clock = ContinuousClock()
         let start = clock.now
         let built: (map: VPSMap, report: MapBuildReport)
@@ -133,9 +156,11 @@ struct MapBuildCommand: Command {
         let r = built.report
         let size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
         let meanTrack = r.points == 0 ? 0 : Double(r.observations) / Double(r.points)
-        print("built \(out): '\(built.map.metadata.name)', \(r.keyframes) keyframes, \(r.points) points, "
+        print("built \(out): '\(built.map.metadata.name)', \(r.keyframes) keyframes, \(r.points) points "
+              + "(\(r.viewDescriptors) view descriptors), "
               + "\(r.observations) observations (mean track \(String(format: "%.2f", meanTrack))), "
               + "\(built.map.scene.sections.count) sections, \(built.map.scene.objects.count) objects, "
+              + "units \(built.map.metadata.units), up \(built.map.metadata.up), "
               + String(format: "%.1f MB, %.1f s", Double(size) / 1e6, secs(clock.now - start)))
         return 0
     }

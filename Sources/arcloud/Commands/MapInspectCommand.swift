@@ -8,7 +8,8 @@ struct MapInspectCommand: Command {
         USAGE: arcloud map inspect <map.vpsmap> [--json]
 
         Loads the map (checking it as `localize` would) and prints: name, source, camera,
-        file size and load time; keyframes, points, observations and the track-length
+        units (metres or unknown) and up direction (a vector or unknown), file size and
+        load time; keyframes, points, observations and the track-length
         histogram; the reprojection error of every observation (mean, median, 95th
         percentile, max) recomputed from the stored poses; the vocabulary (words, depth,
         points per word); sections with their point and keyframe counts; AR objects;
@@ -49,8 +50,9 @@ struct MapInspectCommand: Command {
             out.append("  camera \(c.width)x\(c.height) fx \(f6(c.fx)) fy \(f6(c.fy)) cx \(f6(c.cx)) cy \(f6(c.cy))"
                        + (c.distortion.isEmpty ? "" : " distortion \(c.distortion.map(f6).joined(separator: " "))"))
         }
+        out.append("  units \(m.units), up \(m.up)")
         out.append("keyframes    \(stats.keyframes)")
-        out.append("points       \(stats.points)")
+        out.append("points       \(stats.points) (\(stats.viewDescriptors) view descriptors)")
         out.append("observations \(stats.observations) (mean track length \(fmt(stats.meanTrackLength)))")
         out.append("track lengths:")
         out += histogramLines(stats.trackLengthHistogram, total: stats.points)

@@ -23,7 +23,6 @@ struct MapBuilderTests {
     static func options() -> MapBuildOptions {
         var o = MapBuildOptions()
         o.orb = ORBOptions(featureCount: 800)
-        o.sceneDepth = 2...8
         return o
     }
 
@@ -36,7 +35,11 @@ struct MapBuilderTests {
         #expect(report.keyframes == 8)
         #expect(report.pairs >= 7)
         #expect(map.points.count > 300, "only \(map.points.count) points: \(lines)")
-        #expect(lines.map { $0.prefix { $0 != ":" } } == ["extract", "pairs", "match", "tracks", "triangulate", "vocabulary", "sections"])
+        #expect(lines.map { $0.prefix { $0 != ":" } } == ["extract", "pairs", "depths", "match", "tracks", "triangulate",
+                                                          "extend", "descriptors", "vocabulary", "sections"])
+        // The probe measured the wall's depths (the cameras stand 2.5-4 m from it).
+        let depth = try #require(report.sceneDepth)
+        #expect(depth.median > 2 && depth.median < 5)
 
         // Points lie on the wall (z = 4), without bias, to within the depth resolution of
         // 320x240 images with ORB keypoints up to pyramid level 7 and ~1 m baselines at 4 m.
@@ -57,6 +60,8 @@ struct MapBuilderTests {
         // Each point's descriptor falls in its own word.
         let vocab = try #require(map.vocabulary)
         #expect(vocab.words(for: map.points.descriptors) == map.points.words)
+        #expect(vocab.words(for: map.viewDescriptors.descriptors) == map.viewDescriptors.words)
+        #expect(map.viewDescriptors.count >= map.points.count && map.viewDescriptors.count == report.viewDescriptors)
         // Without a scene, sections come from clustering and cover every point.
         #expect(!map.scene.sections.isEmpty)
         #expect(map.points.sections.allSatisfy { $0 >= 0 })
@@ -88,6 +93,30 @@ struct MapBuilderTests {
         #expect(back.keyframes == map.keyframes)
         #expect(back.scene == scene)
         #expect(MapGeometry.reprojectionErrors(of: back) == MapGeometry.reprojectionErrors(of: map))
+    }
+
+    /// Nothing in the builder is a length: the same frames with every translation scaled
+    /// by 0.25 or 10 give the same map, scaled.
+    @Test func theSameFramesAtAnotherScaleGiveTheSameMap() throws {
+        let (dir, session) = Self.session
+        let frames = MapBuildFrame.frames(of: session, in: dir)
+        var o = Self.options()
+        o.threads = 2
+        let reference = try MapBuilder(options: o).build(frames: frames, metadata: MapMetadata(name: "wall")).map
+        for scale in [0.25, 10.0] {
+            let scaled = frames.map { f in
+                var g = f
+                g.pose = Pose(rotation: f.pose.rotation, translation: f.pose.translation * scale)
+                return g
+            }
+            let map = try MapBuilder(options: o).build(frames: scaled, metadata: MapMetadata(name: "wall")).map
+            #expect(map.points.count == reference.points.count, "scale \(scale)")
+            #expect(map.observations.count == reference.observations.count, "scale \(scale)")
+            #expect(map.viewDescriptors.count == reference.viewDescriptors.count, "scale \(scale)")
+            guard map.points.count == reference.points.count else { continue }
+            let worst = (0..<map.points.count).map { length(map.points.position($0) - reference.points.position($0) * scale) }.max()!
+            #expect(worst < 1e-6 * scale, "scale \(scale): worst point \(worst)")
+        }
     }
 
     @Test func tooFewFramesAndMissingImagesAreClearErrors() throws {

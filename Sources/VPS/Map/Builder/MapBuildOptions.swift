@@ -1,23 +1,28 @@
 import Vision
 
-/// Settings of `MapBuilder`. The defaults suit indoor scenes a few metres across seen by a
-/// phone-like camera.
+/// Settings of `MapBuilder`. Every one is a count, an angle, a pixel or Hamming distance
+/// or a ratio: none depends on the map's units (depths are measured from the images, see
+/// `SceneDepthProbe`).
 public struct MapBuildOptions: Sendable, Hashable {
     /// Use every `keyframeStride`-th posed frame as a keyframe.
     public var keyframeStride: Int = 1
     /// ORB features per keyframe.
     public var orb = ORBOptions(featureCount: 2500)
 
-    /// Expected distances of scene surfaces from the camera (metres), for covisibility.
-    public var sceneDepth: ClosedRange<Double> = 0.5...8
-    /// Keyframes closer than this (metres) are not paired: too little parallax.
-    public var minBaseline: Double = 0.05
-    /// Keyframes whose viewing directions differ more than this are not paired.
-    public var maxViewAngleDegrees: Double = 60
-    /// Least frustum overlap (0…1) for a pair.
-    public var minOverlap: Double = 0.25
-    /// Best partners kept per keyframe.
+    /// Keyframes whose optical axes differ more than this are not paired, and a point is
+    /// not searched for in a view this far from every view it was seen from.
+    public var maxViewAngleDegrees: Double = 80
+    /// Most similar partners (shared vocabulary words) kept per keyframe.
     public var partnersPerKeyframe: Int = 8
+    /// Keyframe pairs, per keyframe, matched first to measure the scene's depths.
+    public var depthProbePartners: Int = 1
+    /// Search each point in the keyframes paired with its views for observations the
+    /// pairwise matches missed, then re-triangulate it over all of them.
+    public var extendTracks: Bool = true
+    /// Observations seen from directions within this angle share one view descriptor.
+    public var viewClusterDegrees: Double = 20
+    /// Most view descriptors kept per point.
+    public var maxViewDescriptorsPerPoint: Int = 4
 
     /// Lowe's ratio among the candidates near the epipolar line.
     public var ratio: Float = 0.7
@@ -32,8 +37,9 @@ public struct MapBuildOptions: Sendable, Hashable {
     /// level 0 (undistorted); an observation at level `o` may be `scaleFactor^o` times that.
     public var maxReprojectionError: Double = 2.5
     /// Largest relative depth uncertainty of a point: the angular uncertainty of its
-    /// keypoints (one pixel at their median pyramid level) over the sine of its largest
-    /// ray angle. 0.04 keeps a point 5 m away when its depth is good to about 20 cm.
+    /// keypoints (one pixel at their median pyramid level, over the focal length) over the
+    /// sine of its largest ray angle — a bound on the triangulation angle in pixel terms,
+    /// unitless. 0.04 keeps a point 5 m away when its depth is good to about 20 cm.
     public var maxDepthUncertainty: Double = 0.04
     /// Two-view points must meet `maxDepthUncertainty` times this.
     public var twoViewUncertaintyFactor: Double = 0.5
@@ -56,9 +62,9 @@ public struct MapBuildOptions: Sendable, Hashable {
         [
             "keyframeStride": "\(keyframeStride)", "orbFeatures": "\(orb.featureCount)",
             "orbLevels": "\(orb.levels)", "orbScale": "\(orb.scaleFactor)",
-            "sceneDepth": "\(sceneDepth.lowerBound)-\(sceneDepth.upperBound)", "minBaseline": "\(minBaseline)",
-            "maxViewAngleDegrees": "\(maxViewAngleDegrees)", "minOverlap": "\(minOverlap)",
-            "partnersPerKeyframe": "\(partnersPerKeyframe)", "ratio": "\(ratio)",
+            "maxViewAngleDegrees": "\(maxViewAngleDegrees)", "depthProbePartners": "\(depthProbePartners)",
+            "partnersPerKeyframe": "\(partnersPerKeyframe)", "ratio": "\(ratio)", "extendTracks": "\(extendTracks)",
+            "viewClusterDegrees": "\(viewClusterDegrees)", "maxViewDescriptorsPerPoint": "\(maxViewDescriptorsPerPoint)",
             "maxHammingDistance": "\(maxHammingDistance)", "epipolarThreshold": "\(epipolarThreshold)",
             "minParallaxDegrees": "\(minParallaxDegrees)", "maxReprojectionError": "\(maxReprojectionError)",
             "minTrackLength": "\(minTrackLength)", "maxDepthUncertainty": "\(maxDepthUncertainty)",

@@ -17,6 +17,14 @@ public struct MapBuildReport: Sendable {
     public var rejected: [String: Int] = [:]
     /// Observations removed from kept points as outliers.
     public var outlierObservations = 0
+    /// The scene's depths as measured by the probe pairs (map units) and their median;
+    /// nil when too few probe points were found.
+    public var sceneDepth: (range: ClosedRange<Double>, median: Double)?
+    /// Observations added by track extension, and the points that gained any.
+    public var extendedObservations = 0
+    public var extendedPoints = 0
+    /// Descriptors kept for matching (one per distinct viewing direction of each point).
+    public var viewDescriptors = 0
     public var points = 0
     public var observations = 0
     public var words = 0

@@ -4,13 +4,20 @@ import Vision
 
 /// Builds a map from images with known poses.
 ///
-/// Stages: ORB on every keyframe (all cores) → covisible keyframe pairs from the poses
-/// (frustum overlap and baseline) → matching of each pair along epipolar lines (Hamming
-/// ratio test, mutual) → union-find tracks over all pairs → multi-view triangulation with
-/// cheirality, parallax and reprojection checks (dropping the worst observation while it
-/// is an outlier) → a representative descriptor per point (the medoid by Hamming
-/// distance) → a vocabulary trained on those descriptors and its inverted index →
+/// Stages: ORB on every keyframe (all cores) → keyframe pairs chosen from the images
+/// (shared vocabulary words, viewing angle; `ImagePairPlanner`) → the scene's depths,
+/// measured on each keyframe's best pair (`SceneDepthProbe`) → matching of each pair
+/// along epipolar lines within those depths (Hamming ratio test, mutual, rotation
+/// consistency) → union-find tracks over all pairs → multi-view triangulation with
+/// cheirality, parallax and reprojection checks in pixels (dropping the worst observation
+/// while it is an outlier) → track extension into the paired keyframes and
+/// re-triangulation over all observations (`TrackExtension`) → a representative
+/// descriptor per point (the medoid) and one per distinct viewing direction
+/// (`ViewDescriptorSelection`) → a vocabulary trained on the view descriptors →
 /// sections from the scene description's bounds or by spatial clustering.
+///
+/// No threshold is a length: the builder works the same on a map in metres and on a
+/// COLMAP model of arbitrary scale.
 public struct MapBuilder: Sendable {
     public var options: MapBuildOptions
 
@@ -57,23 +64,37 @@ public struct MapBuilder: Sendable {
         report.features = features.reduce(0) { $0 + $1.count }
         finish("extract", "\(report.features) ORB features in \(frames.count) keyframes")
 
-        // 2. Covisible pairs.
-        let planner = CovisibilityPlanner(depthRange: options.sceneDepth, minBaseline: options.minBaseline,
-                                          maxViewAngleDegrees: options.maxViewAngleDegrees, minOverlap: options.minOverlap,
-                                          partnersPerKeyframe: options.partnersPerKeyframe)
-        let pairs = planner.pairs(poses: frames.map(\.pose), intrinsics: frames.map(\.intrinsics))
+        // 2. Pairs from the images: shared vocabulary words, viewing angle.
+        let planner = ImagePairPlanner(maxViewAngleDegrees: options.maxViewAngleDegrees,
+                                       partnersPerKeyframe: options.partnersPerKeyframe)
+        let planned = try planner.pairs(descriptors: features.map(\.descriptors), poses: frames.map(\.pose))
+        let pairs = planned.pairs
         report.pairs = pairs.count
-        finish("pairs", "\(pairs.count) covisible keyframe pairs")
+        finish("pairs", "\(pairs.count) keyframe pairs by shared words (of \(frames.count * (frames.count - 1) / 2))")
 
-        // 3. Matching along epipolar lines.
+        // 3. The scene's depths, from each keyframe's best pairs matched along whole epipolar lines.
         let opts = options
+        var probePairs = Set<[Int]>()
+        for ranked in planned.ranked { for p in ranked.prefix(options.depthProbePartners) { probePairs.insert([p.a, p.b]) } }
+        let probe = try SceneDepthProbe().measure(pairs: probePairs.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0[0], $0[1]) },
+                                                  features: features, frames: frames, options: opts, threads: threads)
+        report.sceneDepth = probe.map { ($0.range, $0.median) }
+        finish("depths", probe.map { String(format: "scene depths %.3g-%.3g (median %.3g) from %d points on %d pairs",
+                                            $0.range.lowerBound, $0.range.upperBound, $0.median, $0.points,
+                                            probePairs.count) }
+               ?? "too few points on \(probePairs.count) probe pairs: matching along whole epipolar lines")
+
+        // 4. Matching along epipolar lines, within the measured depths.
         let pairMatches = try Parallel.map(count: pairs.count, threads: threads, makeState: { () }) { _, p in
-            try Self.match(features[pairs[p].a], features[pairs[p].b], frames[pairs[p].a], frames[pairs[p].b], opts)
+            let a = pairs[p].a, b = pairs[p].b
+            let range = probe?.range
+                ?? SceneDepthProbe.unbounded(baseline: length(frames[a].pose.center - frames[b].pose.center))
+            return try Self.match(features[a], features[b], frames[a], frames[b], depthRange: range, opts)
         }
         report.matches = pairMatches.reduce(0) { $0 + $1.count }
         finish("match", "\(report.matches) matches")
 
-        // 4. Tracks.
+        // 5. Tracks.
         // Best matches first, so a wrong match loses against the right ones it conflicts with.
         var all: [(distance: Int, pair: Int, index: Int)] = []
         for (p, matches) in pairMatches.enumerated() {
@@ -90,44 +111,71 @@ public struct MapBuilder: Sendable {
         report.trackConflicts = builder.conflicts
         finish("tracks", "\(tracks.count) tracks (\(builder.conflicts) matches refused as inconsistent)")
 
-        // 5. Triangulation.
+        // 6. Triangulation.
         let triangulated = try Parallel.map(count: tracks.count, threads: threads, makeState: { () }) { _, t in
             Self.triangulate(tracks[t], features: features, frames: frames, options: opts)
         }
-        var positions: [Double] = [], descriptors: [UInt8] = [], counts: [UInt32] = []
-        var observations: [MapObservation] = []
+        var triangulatedPoints: [(position: SIMD3<Double>, track: [TrackBuilder.Observation])] = []
         for result in triangulated {
             switch result {
             case .rejected(let reason): report.rejected[reason, default: 0] += 1
-            case let .point(x, kept, outliers):
-                let index = UInt32(counts.count)
-                positions += [x.x, x.y, x.z]
-                counts.append(UInt32(kept.count))
+            case let .point(x, observations, outliers):
+                triangulatedPoints.append((x, observations))
                 report.outlierObservations += outliers
-                descriptors += Self.medoid(kept.map { o in
-                    features[o.keyframe].descriptors[32 * o.feature..<32 * o.feature + 32]
-                })
-                for o in kept {
-                    let f = features[o.keyframe]
-                    observations.append(MapObservation(point: index, keyframe: UInt32(o.keyframe),
-                                                       pixel: f.pixels[o.feature], octave: f.octaves[o.feature]))
-                }
+            }
+        }
+        guard !triangulatedPoints.isEmpty else {
+            throw MapBuildError("no point survived triangulation (\(report.matches) matches, \(tracks.count) tracks); "
+                                + "check the poses and the intrinsics")
+        }
+        finish("triangulate", "\(triangulatedPoints.count) points, "
+               + "\(triangulatedPoints.reduce(0) { $0 + $1.track.count }) observations "
+               + "(rejected: \(report.rejected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))")
+
+        // 7. Track extension: observations the pairwise matches missed, then re-triangulation.
+        let kept = !options.extendTracks ? triangulatedPoints
+            : try extend(triangulatedPoints, pairs: pairs, features: features, frames: frames, threads: threads, report: &report)
+        if options.extendTracks {
+            finish("extend", "\(report.extendedObservations) observations added to \(report.extendedPoints) points, "
+                   + "\(kept.reduce(0) { $0 + $1.track.count }) observations")
+        }
+
+        // 8. Descriptors: a representative (medoid) per point and one per distinct viewing direction.
+        let selection = ViewDescriptorSelection(clusterDegrees: options.viewClusterDegrees,
+                                                maxPerPoint: options.maxViewDescriptorsPerPoint)
+        let perPoint = try Parallel.map(count: kept.count, threads: threads, makeState: { () }) { _, i -> ([UInt8], [[UInt8]]) in
+            let descriptors = kept[i].track.map { o in features[o.keyframe].descriptors[32 * o.feature..<32 * o.feature + 32] }
+            return (Self.medoid(descriptors),
+                    selection.descriptors(position: kept[i].position,
+                                          cameraCentres: kept[i].track.map { frames[$0.keyframe].pose.center },
+                                          descriptors: descriptors))
+        }
+        var positions: [Double] = [], descriptors: [UInt8] = [], counts: [UInt32] = []
+        var viewDescriptors: [UInt8] = [], viewPoints: [UInt32] = []
+        var observations: [MapObservation] = []
+        for (i, point) in kept.enumerated() {
+            positions += [point.position.x, point.position.y, point.position.z]
+            counts.append(UInt32(point.track.count))
+            descriptors += perPoint[i].0
+            for d in perPoint[i].1 { viewDescriptors += d; viewPoints.append(UInt32(i)) }
+            for o in point.track {
+                let f = features[o.keyframe]
+                observations.append(MapObservation(point: UInt32(i), keyframe: UInt32(o.keyframe),
+                                                   pixel: f.pixels[o.feature], octave: f.octaves[o.feature]))
             }
         }
         report.points = counts.count
         report.observations = observations.count
-        guard !counts.isEmpty else {
-            throw MapBuildError("no point survived triangulation (\(report.matches) matches, \(tracks.count) tracks); "
-                                + "check the poses, the intrinsics and --scene-depth")
-        }
-        finish("triangulate", "\(counts.count) points, \(observations.count) observations "
-               + "(rejected: \(report.rejected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))")
+        report.viewDescriptors = viewPoints.count
+        finish("descriptors", "\(viewPoints.count) view descriptors for \(counts.count) points")
 
-        // 6. Vocabulary and words.
+        // 9. Vocabulary (trained on every view descriptor) and words.
         let vocabulary = try Vocabulary.train(
-            descriptors: descriptors,
-            parameters: .adaptive(descriptorCount: counts.count, pointsPerWord: options.pointsPerWord))
+            descriptors: viewDescriptors,
+            parameters: .adaptive(descriptorCount: viewPoints.count, pointsPerWord: options.pointsPerWord))
         let words = vocabulary.words(for: descriptors)
+        let views = MapViewDescriptors(descriptors: viewDescriptors, points: viewPoints,
+                                       words: vocabulary.words(for: viewDescriptors))
         report.words = vocabulary.wordCount
         finish("vocabulary", "\(vocabulary.wordCount) words, depth \(vocabulary.depth)")
 
@@ -142,7 +190,7 @@ public struct MapBuilder: Sendable {
                                                 in: content.sections) ?? -1)
             }
         } else if content.sections.isEmpty {
-            let clustered = SpatialSections.cluster(positions: positions)
+            let clustered = SpatialSections.cluster(positions: positions, units: metadata.units, up: metadata.up)
             content.sections = clustered.sections
             pointSections = clustered.labels
         } else {
@@ -160,11 +208,54 @@ public struct MapBuilder: Sendable {
         let points = MapPoints(positions: positions, descriptors: descriptors, observationCounts: counts,
                                words: words, sections: pointSections)
         let map = try VPSMap(metadata: meta, scene: content, keyframes: keyframes, points: points,
-                             observations: observations, vocabulary: vocabulary)
+                             observations: observations, vocabulary: vocabulary, viewDescriptors: views)
         return (map, report)
     }
 
     // MARK: Stages
+
+    /// Stage 7: each point searched in the keyframes paired with its views; the claimed
+    /// features (best descriptor distance first, each feature to one point) join the
+    /// tracks, which are re-triangulated. A point whose extended track fails keeps its
+    /// original one.
+    func extend(_ points: [(position: SIMD3<Double>, track: [TrackBuilder.Observation])], pairs: [ImagePairPlanner.Pair],
+                features: [KeyframeFeatures], frames: [MapBuildFrame], threads: Int,
+                report: inout MapBuildReport) throws -> [(position: SIMD3<Double>, track: [TrackBuilder.Observation])] {
+        let partners = pairs.reduce(into: [Set<Int>](repeating: [], count: frames.count)) { sets, p in
+            sets[p.a].insert(p.b); sets[p.b].insert(p.a)
+        }
+        var used = features.map { [Bool](repeating: false, count: $0.count) }
+        for p in points { for o in p.track { used[o.keyframe][o.feature] = true } }
+        let grids = frames.indices.map {
+            FeatureGrid(points: features[$0].undistorted, width: frames[$0].intrinsics.width, height: frames[$0].intrinsics.height)
+        }
+        let extender = TrackExtension(options: options)
+        let proposed = try Parallel.map(count: points.count, threads: threads, makeState: { () }) { _, i in
+            let inTrack = Set(points[i].track.map(\.keyframe))
+            let candidates = inTrack.reduce(into: Set<Int>()) { $0.formUnion(partners[$1]) }.subtracting(inTrack).sorted()
+            return extender.proposals(point: i, position: points[i].position, track: points[i].track,
+                                       candidates: candidates, features: features, frames: frames, grids: grids)
+        }.flatMap { $0 }
+        var claimed = [[TrackBuilder.Observation]](repeating: [], count: points.count)
+        for p in proposed.sorted(by: { ($0.distance, $0.point, $0.keyframe) < ($1.distance, $1.point, $1.keyframe) })
+        where !used[p.keyframe][p.feature] {
+            used[p.keyframe][p.feature] = true
+            claimed[p.point].append(TrackBuilder.Observation(keyframe: p.keyframe, feature: p.feature))
+        }
+        let added = claimed
+        let opts = options
+        let refined = try Parallel.map(count: points.count, threads: threads, makeState: { () }) { _, i in
+            guard !added[i].isEmpty else { return (points[i], 0) }
+            let track = (points[i].track + added[i]).sorted { $0.keyframe < $1.keyframe }
+            if case let .point(x, kept, _) = Self.triangulate(track, features: features, frames: frames, options: opts) {
+                return ((x, kept), max(0, kept.count - points[i].track.count))
+            }
+            return (points[i], 0)
+        }
+        report.extendedObservations = refined.reduce(0) { $0 + $1.1 }
+        report.extendedPoints = refined.filter { $0.1 > 0 }.count
+        return refined.map(\.0)
+    }
 
     static func extract(_ frame: MapBuildFrame, with extractor: ORBExtractor) throws -> KeyframeFeatures {
         let bytes: [UInt8]
@@ -190,12 +281,12 @@ public struct MapBuilder: Sendable {
 
     /// Matches of keyframe a's features to b's. Candidates for a query must lie within the
     /// epipolar threshold (scaled by their pyramid level) of its epipolar line, on the
-    /// stretch of it where the two rays meet at a depth within `sceneDepth` in both cameras,
+    /// stretch of it where the two rays meet at a depth within `depthRange` in both cameras,
     /// at a similar pyramid level; then the Hamming ratio test and a mutual check pick at
     /// most one partner. Limiting the depth cuts the candidates (and wrong matches on
     /// repetitive texture) several-fold.
     static func match(_ fa: KeyframeFeatures, _ fb: KeyframeFeatures, _ a: MapBuildFrame, _ b: MapBuildFrame,
-                      _ options: MapBuildOptions) throws -> [PairMatch] {
+                      depthRange: ClosedRange<Double>, _ options: MapBuildOptions) throws -> [PairMatch] {
         guard fa.count > 0, fb.count > 0 else { return [] }
         let F = fundamental(from: a, to: b)
         let scale = Double(options.orb.scaleFactor)
@@ -204,7 +295,7 @@ public struct MapBuilder: Sendable {
         // Viewing rays in the map frame, z-depth 1 in their own camera.
         let ra = mapRays(fa.undistorted, a), rb = mapRays(fb.undistorted, b)
         let c = b.pose.center - a.pose.center
-        let near = options.sceneDepth.lowerBound * 0.8, far = options.sceneDepth.upperBound * 1.25
+        let near = depthRange.lowerBound, far = depthRange.upperBound
         let grid = FeatureGrid(points: fb.undistorted, width: b.intrinsics.width, height: b.intrinsics.height)
         let bFromMap = b.pose.inverse
         let maxBand = options.epipolarThreshold * levelScale[min(Int(fb.octaves.max() ?? 0), 31)]

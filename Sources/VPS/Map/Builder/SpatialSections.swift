@@ -1,18 +1,27 @@
+import Geometry
+
 /// Sections for a map built without a scene description: k-means of the points on the
-/// ground plane (x, z; +y is up), with k from the footprint (about one section per
-/// `areaPerSection` square metres, at most `maxSections`). Deterministic.
+/// ground plane (perpendicular to the map's up), with k from the footprint (about one
+/// section per `areaPerSection` square metres, at most `maxSections`). Deterministic.
+/// A map in unknown units or with an unknown up has no floor plan to divide: it gets one
+/// section.
 enum SpatialSections {
-    static func cluster(positions: [Double], areaPerSection: Double = 100, maxSections: Int = 8)
+    static func cluster(positions: [Double], units: MapUnits = .metres, up: MapUpDirection = .plusY,
+                        areaPerSection: Double = 100, maxSections: Int = 8)
         -> (sections: [MapSection], labels: [Int32]) {
         let n = positions.count / 3
         guard n > 0 else { return ([], []) }
-        let xz = (0..<n).map { SIMD2(positions[3 * $0], positions[3 * $0 + 2]) }
+        let plane = groundPlane(up)
+        let xz = (0..<n).map { i in
+            let p = SIMD3(positions[3 * i], positions[3 * i + 1], positions[3 * i + 2])
+            return SIMD2((p * plane.u).sum(), (p * plane.v).sum())
+        }
         func spread(_ values: [Double]) -> Double {
             let s = values.sorted()
             return s[Int(Double(s.count - 1) * 0.95)] - s[Int(Double(s.count - 1) * 0.05)]
         }
         let area = spread(xz.map(\.x)) * spread(xz.map(\.y))
-        let k = min(max(Int((area / areaPerSection).rounded()), 1), maxSections, n)
+        let k = units == .metres && up.vector != nil ? min(max(Int((area / areaPerSection).rounded()), 1), maxSections, n) : 1
 
         // Farthest-point initialisation from the point nearest the mean.
         let mean = xz.reduce(SIMD2<Double>.zero, +) / Double(n)
@@ -55,5 +64,14 @@ enum SpatialSections {
             MapSection(id: "section-\($0 + 1)", name: "Section \($0 + 1)", boundsMin: lo[$0], boundsMax: hi[$0])
         }
         return (sections, labels)
+    }
+
+    /// Two unit vectors spanning the plane perpendicular to `up`: x and z for +y up (so
+    /// sections of arcloud's own maps are as before); any basis when up is unknown.
+    static func groundPlane(_ up: MapUpDirection) -> (u: SIMD3<Double>, v: SIMD3<Double>) {
+        guard let n = up.vector, abs(abs(n.y) - 1) > 1e-12 else { return (SIMD3(1, 0, 0), SIMD3(0, 0, 1)) }
+        let helper = abs(n.x) < 0.9 ? SIMD3<Double>(1, 0, 0) : SIMD3<Double>(0, 0, 1)
+        let u = normalize(helper - n * dot(helper, n))
+        return (u, cross(n, u))
     }
 }
