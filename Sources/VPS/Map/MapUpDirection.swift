@@ -47,7 +47,8 @@ public enum MapUpDirection: Sendable, Hashable, CustomStringConvertible {
         let v = SIMD3(x, y, z)
         let n = (v * v).sum().squareRoot()
         guard n.isFinite, n > 1e-12 else { throw ParseError(text: text) }
-        self = .known(v / n)
+        // A stored unit vector reads back bit for bit: dividing by a norm one ulp off 1 would not.
+        self = .known(abs(n - 1) < 1e-12 ? v : v / n)
     }
 
     /// `+y`, `-z`… for an axis, `x,y,z` (full precision) otherwise, or `unknown`: the

@@ -99,7 +99,7 @@ struct MapBuilderTests {
     /// by 0.25 or 10 give the same map, scaled.
     @Test func theSameFramesAtAnotherScaleGiveTheSameMap() throws {
         let (dir, session) = Self.session
-        let frames = MapBuildFrame.frames(of: session, in: dir)
+        let frames = try MapBuildFrame.frames(of: session, in: dir)
         var o = Self.options()
         o.threads = 2
         let reference = try MapBuilder(options: o).build(frames: frames, metadata: MapMetadata(name: "wall")).map

@@ -1,0 +1,65 @@
+import Foundation
+import Geometry
+import Testing
+import VPS
+
+/// The map builder on real photos: `../shared/real/monstree` (iPhone photos of a tree
+/// sculpture, COLMAP poses in arbitrary units; see its README). CI has `../shared/`
+/// beside the clone.
+@Suite("Map builder on real photos", .serialized)
+struct RealPhotoMapTests {
+    static let monstree = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/real/monstree")
+
+    func frames(_ split: String) throws -> [MapBuildFrame] {
+        let model = try COLMAPTextModel.load(from: Self.monstree.appendingPathComponent("\(split)/map"))
+        return try MapBuildFrame.frames(of: model, images: Self.monstree.appendingPathComponent("images"))
+    }
+
+    func build(_ frames: [MapBuildFrame]) throws -> (map: VPSMap, report: MapBuildReport) {
+        var options = MapBuildOptions()
+        options.threads = 2
+        return try MapBuilder(options: options)
+            .build(frames: frames, metadata: MapMetadata(name: "monstree", units: .unknown, up: .unknown))
+    }
+
+    /// Four photos 11–64° apart: every couple that can share content is paired (the
+    /// metric frustum guess paired 2 of 6), and the map keeps points seen from each photo,
+    /// matchable from more than one direction. Measured: 5 pairs, 397 points, 522 view
+    /// descriptors; the least-seen keyframe (at the end of the walk) observes 38 points.
+    @Test func wideBaselineMapPairsItsPhotosAndSeesFromEveryView() throws {
+        let (map, report) = try build(try frames("split-s6"))
+        #expect(report.pairs >= 5)
+        #expect(map.points.count >= 350, "\(map.points.count) points")
+        #expect(map.viewDescriptors.count > map.points.count * 6 / 5, "\(map.viewDescriptors.count) view descriptors")
+        for k in map.keyframes.indices {
+            #expect(map.observations(inKeyframe: k).count >= 30, "keyframe \(k) sees \(map.observations(inKeyframe: k).count)")
+        }
+        // One section: a map in unknown units with an unknown up has no floor plan to divide.
+        #expect(map.scene.sections.count == 1)
+        #expect(map.metadata.units == .unknown && map.metadata.up == .unknown)
+    }
+
+    /// Issue 14, point 2: the same split with every translation times 0.25 or 10 builds
+    /// the same map up to that scale (same points, observations and view descriptors).
+    @Test func theSameSplitAtAnotherScaleGivesTheSameMap() throws {
+        let frames = try frames("split-s6")
+        let reference = try build(frames).map
+        for scale in [0.25, 10.0] {
+            let scaled = frames.map { f in
+                var g = f
+                g.pose = Pose(rotation: f.pose.rotation, translation: f.pose.translation * scale)
+                return g
+            }
+            let map = try build(scaled).map
+            #expect(map.points.count == reference.points.count, "scale \(scale)")
+            #expect(map.observations.count == reference.observations.count, "scale \(scale)")
+            #expect(map.viewDescriptors.count == reference.viewDescriptors.count, "scale \(scale)")
+            guard map.points.count == reference.points.count else { continue }
+            let worst = (0..<map.points.count)
+                .map { length(map.points.position($0) - reference.points.position($0) * scale) / scale }.max()!
+            #expect(worst < 1e-6, "scale \(scale): a point moved \(worst) (in the reference's units)")
+        }
+    }
+}
