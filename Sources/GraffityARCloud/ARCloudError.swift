@@ -30,6 +30,7 @@ public enum ARCloudError: Error, Sendable, Hashable, LocalizedError {
     /// The call does not fit the session's setup (explained in the message).
     case invalidUsage(String)
 
+    /// A sentence for the user: what happened and, where it helps, what to do.
     public var errorDescription: String? {
         switch self {
         case .invalidAccessToken:

@@ -31,6 +31,7 @@ extension GraffityARCloud {
         /// Navigation radii, hint angles and how long localization may be lost.
         public var navigation: NavigationOptions
 
+        /// A configuration; only `mapId` and a VPS (`serverURL` or `embeddedMapURL`) are needed.
         public init(mapId: String, serverURL: URL? = nil, accessToken: String? = nil,
                     embeddedMapURL: URL? = nil, vpsRequestInterval: Duration = .seconds(1),
                     retryPolicy: RetryPolicy = .default, requestTimeout: Duration = .seconds(10),

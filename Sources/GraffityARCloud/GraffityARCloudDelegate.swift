@@ -19,11 +19,18 @@ public protocol GraffityARCloudDelegate: AnyObject {
     func graffityARCloud(_ sdk: GraffityARCloud, didUpdateNavigation event: NavigationEvent)
 }
 
+/// Empty defaults: a delegate implements only the callbacks it needs.
 extension GraffityARCloudDelegate {
+    /// Does nothing by default.
     public func graffityARCloud(_ sdk: GraffityARCloud, didChangeState state: GraffityARCloud.State) {}
+    /// Does nothing by default.
     public func graffityARCloud(_ sdk: GraffityARCloud, didUpdateLocalization event: LocalizationEvent) {}
+    /// Does nothing by default.
     public func graffityARCloud(_ sdk: GraffityARCloud, didTap event: TapEvent) {}
+    /// Does nothing by default.
     public func graffityARCloud(_ sdk: GraffityARCloud, didCollect event: CollectionEvent) {}
+    /// Does nothing by default.
     public func graffityARCloud(_ sdk: GraffityARCloud, didOpenLink event: LinkEvent) {}
+    /// Does nothing by default.
     public func graffityARCloud(_ sdk: GraffityARCloud, didUpdateNavigation event: NavigationEvent) {}
 }

@@ -14,6 +14,7 @@ public struct NavigationOptions: Sendable, Hashable {
     /// Headings beyond this many degrees from it mean turn around.
     public var turnAroundAngle: Double
 
+    /// Options with the given radii, angles and timeout; the defaults suit walking indoors.
     public init(waypointRadius: Double = 1.0, arrivalRadius: Double = 1.0,
                 lostLocalizationTimeout: Duration = .seconds(10),
                 straightAngle: Double = 30, turnAroundAngle: Double = 150) {

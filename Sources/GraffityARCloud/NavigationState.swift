@@ -19,6 +19,7 @@ public struct NavigationState: Sendable, Hashable {
     /// True once the camera has reached the destination.
     public var hasArrived: Bool
 
+    /// A navigation state; the defaults describe guidance waiting for its first fix.
     public init(destination: String, remainingWaypoints: [String] = [], remainingDistance: Double? = nil,
                 hint: NavigationHint? = nil, hasArrived: Bool = false) {
         self.destination = destination; self.remainingWaypoints = remainingWaypoints

@@ -18,6 +18,7 @@ public struct EmbeddedVPSBackend: VPSBackend {
     public let mapURL: URL
     private let engine: LocalizerEngine
 
+    /// A backend serving `mapId` from the map file at `mapURL` (loaded on first use).
     public init(mapId: String, mapURL: URL, options: LocalizerOptions = LocalizerOptions()) {
         self.mapId = mapId; self.mapURL = mapURL
         engine = LocalizerEngine(mapURL: mapURL, options: options)

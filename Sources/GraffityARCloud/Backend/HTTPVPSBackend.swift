@@ -13,6 +13,7 @@ import VPSClient
 /// to its answer or its timeout on the client's own queue, and the session discards the
 /// result.
 public struct HTTPVPSBackend: VPSBackend {
+    /// The service root (`http://host:port`).
     public let serverURL: URL
     private let client: Result<VPSClient, VPSClientError>
 
@@ -31,6 +32,7 @@ public struct HTTPVPSBackend: VPSBackend {
         }
     }
 
+    /// `POST /v1/localize` with the frame and its request JSON.
     public func localize(_ request: LocalizationRequest) async throws -> LocalizationResponse {
         let wire = LocalizeRequest(mapId: request.mapId, intrinsics: request.intrinsics, prior: request.prior,
                                    gravity: request.gravity)
@@ -52,6 +54,7 @@ public struct HTTPVPSBackend: VPSBackend {
         }
     }
 
+    /// `GET /v1/maps/{id}/scene`.
     public func scene(mapId: String) async throws -> SceneContent {
         do {
             return try await client.get().scene(mapId: mapId)

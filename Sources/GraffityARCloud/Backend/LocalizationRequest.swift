@@ -3,7 +3,9 @@ import Geometry
 /// One frame to localize: the encoded image, the camera that took it, and optionally a
 /// pose prior (the last fix carried forward by device odometry).
 public struct LocalizationRequest: Sendable, Hashable {
+    /// The map to localize against.
     public var mapId: String
+    /// The camera frame, JPEG or PNG.
     public var image: EncodedImage
     /// Intrinsics for the image as encoded.
     public var intrinsics: CameraIntrinsics
@@ -15,6 +17,7 @@ public struct LocalizationRequest: Sendable, Hashable {
     /// The recorded frame this image is, for diagnostics; nil when not from a recording.
     public var frameId: String?
 
+    /// A request for one frame.
     public init(mapId: String, image: EncodedImage, intrinsics: CameraIntrinsics,
                 prior: Pose? = nil, gravity: SIMD3<Double>? = nil, frameId: String? = nil) {
         self.mapId = mapId; self.image = image; self.intrinsics = intrinsics

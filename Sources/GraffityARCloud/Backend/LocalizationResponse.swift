@@ -19,6 +19,7 @@ public struct LocalizationFix: Sendable, Hashable {
     /// RMS reprojection error of the inliers, in pixels, when reported.
     public var reprojectionError: Double?
 
+    /// A fix with its support.
     public init(pose: Pose, sectionId: String, inliers: Int, reprojectionError: Double? = nil) {
         self.pose = pose; self.sectionId = sectionId
         self.inliers = inliers; self.reprojectionError = reprojectionError

@@ -19,6 +19,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// Total time from the first attempt within which every retry must start.
     public var budget: Duration
 
+    /// A policy; the defaults allow 6 attempts from 200 ms, doubling, within the budget.
     public init(maxAttempts: Int = 6, initialBackoff: Duration = .milliseconds(200), multiplier: Double = 2,
                 maxBackoff: Duration = .seconds(5), budget: Duration = .seconds(20)) {
         self.maxAttempts = max(1, maxAttempts)

@@ -8,19 +8,26 @@ import VPS
 /// each delay. Injecting a `VirtualClock` and `.seeded(_:)` jitter makes the whole
 /// sequence of attempts deterministic. Cancellation stops the retries at once.
 public struct RetryingBackend<C: Clock<Duration>>: VPSBackend {
+    /// The backend whose transient failures are retried.
     public let base: any VPSBackend
+    /// How many attempts, how long between them, and the overall budget.
     public let policy: RetryPolicy
+    /// The clock backoff waits on (a `VirtualClock` in virtual-clock sessions).
     public let clock: C
+    /// Where the full-jitter fractions come from.
     public let jitter: JitterSource
 
+    /// Wraps `base` so that its transient failures are retried under `policy`.
     public init(base: any VPSBackend, policy: RetryPolicy, clock: C, jitter: JitterSource = .system) {
         self.base = base; self.policy = policy; self.clock = clock; self.jitter = jitter
     }
 
+    /// `base.localize`, retried while its failures are transient and the policy allows.
     public func localize(_ request: LocalizationRequest) async throws -> LocalizationResponse {
         try await retrying { try await base.localize(request) }
     }
 
+    /// `base.scene`, retried while its failures are transient and the policy allows.
     public func scene(mapId: String) async throws -> SceneContent {
         try await retrying { try await base.scene(mapId: mapId) }
     }

@@ -56,6 +56,7 @@ public enum VPSBackendError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
+    /// The failure in one line, for logs and `ARCloudError` messages.
     public var description: String {
         switch self {
         case .connectionFailed(let m): return "connection failed: \(m)"

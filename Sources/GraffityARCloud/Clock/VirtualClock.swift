@@ -9,20 +9,28 @@ import Synchronization
 public final class VirtualClock: Clock, Sendable {
     /// A point on a `VirtualClock`: the time elapsed since the clock started.
     public struct Instant: InstantProtocol, Sendable, Hashable, Comparable {
+        /// Time since the clock's origin.
         public var offset: Swift.Duration
 
+        /// The instant `offset` after the origin.
         public init(offset: Swift.Duration) { self.offset = offset }
 
+        /// This instant moved by `duration`.
         public func advanced(by duration: Swift.Duration) -> Instant { Instant(offset: offset + duration) }
+        /// How long from this instant to `other`.
         public func duration(to other: Instant) -> Swift.Duration { other.offset - offset }
+        /// Earlier instants order first.
         public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
     }
 
     private let elapsed: Mutex<Swift.Duration>
 
+    /// A clock standing at `start`.
     public init(start: Swift.Duration = .zero) { elapsed = Mutex(start) }
 
+    /// The current instant; it moves only through `advance(by:)`.
     public var now: Instant { Instant(offset: elapsed.withLock { $0 }) }
+    /// Zero: virtual time has no granularity.
     public var minimumResolution: Swift.Duration { .zero }
 
     /// Moves the clock forward by `duration` (negative durations are ignored).

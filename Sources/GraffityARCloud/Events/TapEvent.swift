@@ -11,6 +11,7 @@ public struct TapEvent: Sendable, Hashable {
     /// Why nothing was hit, when nothing was (for example "not localized").
     public var missReason: String?
 
+    /// A tap at `pixel`, with what it hit or why it missed.
     public init(pixel: SIMD2<Double>, objectId: String? = nil, hitPoint: SIMD3<Double>? = nil,
                 missReason: String? = nil) {
         self.pixel = pixel; self.objectId = objectId; self.hitPoint = hitPoint; self.missReason = missReason

@@ -98,9 +98,9 @@ public class ARSessionHost {
 
     /// The view loads: fetches the map's scene content (state `.initializing`, then
     /// `isSceneReady` and `.localizing`), then starts the replay (`.realtime`) or lets
-    /// `runToEnd()` or `VirtualReplayHost.advance(by:)` drive it (`.virtual`). Returns once the scene fetch has finished;
-    /// a fetch failure is reported in `state.lastError`, not thrown. Calling it again does
-    /// nothing.
+    /// `runToEnd()` or `VirtualReplayHost.advance(by:)` drive it (`.virtual`). Returns once
+    /// the scene fetch has finished; a fetch failure is reported in `state.lastError`, not
+    /// thrown. Calling it again does nothing.
     /// - Throws: `ARCloudError.sessionShutDown`, `.hostRemoved`.
     public func loadView() async throws {
         try checkUsable()

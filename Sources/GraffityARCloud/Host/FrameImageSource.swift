@@ -10,10 +10,14 @@ public protocol FrameImageSource: Sendable {
 /// Reads frame images from a recorded session's folder (`<directory>/<frame.image>`); a
 /// path that leaves the folder or is not a regular file is `frameUnavailable`.
 public struct DirectoryFrameImages: FrameImageSource {
+    /// The recorded session's folder.
     public let directory: URL
 
+    /// Reads frames of the session stored in `directory`.
     public init(directory: URL) { self.directory = directory }
 
+    /// The frame's image file, read and recognized as JPEG or PNG.
+    /// - Throws: `ARCloudError.frameUnavailable` naming the frame and the reason.
     public func image(for frame: RecordedSession.Frame) throws -> EncodedImage {
         let url: URL
         do { url = try RecordedSession.imageURL(of: frame, in: directory) } catch {

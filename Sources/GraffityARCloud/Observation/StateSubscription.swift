@@ -36,6 +36,8 @@ public final class StateSubscription: Sendable, Hashable {
     /// Keeps the subscription in `set`, as with Combine's `store(in:)`.
     public func store(in set: inout Set<StateSubscription>) { set.insert(self) }
 
+    /// Identity: two subscriptions are equal only if they are the same object.
     public static func == (a: StateSubscription, b: StateSubscription) -> Bool { a === b }
+    /// Hashes the object identity (see `==`).
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

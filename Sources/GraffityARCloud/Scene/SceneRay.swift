@@ -10,6 +10,7 @@ public struct SceneRay: Sendable, Hashable {
     /// Unit direction, in the map frame.
     public var direction: SIMD3<Double>
 
+    /// A ray from `origin` along `direction` (normalized here).
     public init(origin: SIMD3<Double>, direction: SIMD3<Double>) {
         self.origin = origin; self.direction = normalize(direction)
     }
