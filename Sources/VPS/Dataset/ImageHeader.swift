@@ -23,6 +23,8 @@ public struct ImageHeader: Sendable, Hashable {
     }
 
     /// Parses a JPEG (SOF marker) or PNG (IHDR chunk) header from the leading bytes.
+    /// A JPEG with a second frame header before its scan is refused (nil), as the decoder
+    /// refuses it; the bytes may end before the scan (only the start of a file was read).
     public static func parse(_ data: Data) -> ImageHeader? {
         let b = [UInt8](data)
         if b.count >= 24, b[0] == 0x89, b[1] == 0x50, b[2] == 0x4E, b[3] == 0x47,
@@ -32,6 +34,7 @@ public struct ImageHeader: Sendable, Hashable {
             return ImageHeader(format: .png, width: w, height: h)
         }
         guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
+        var frame: ImageHeader?
         var i = 2
         while i + 3 < b.count {
             guard b[i] == 0xFF else { return nil }
@@ -41,14 +44,14 @@ public struct ImageHeader: Sendable, Hashable {
             let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
             // SOF0…SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
             if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
-                guard i + 8 < b.count else { return nil }
+                guard frame == nil, i + 8 < b.count else { return nil }
                 let h = Int(b[i + 5]) << 8 | Int(b[i + 6])
                 let w = Int(b[i + 7]) << 8 | Int(b[i + 8])
-                return ImageHeader(format: .jpeg, width: w, height: h)
+                frame = ImageHeader(format: .jpeg, width: w, height: h)
             }
-            if marker == 0xDA || marker == 0xD9 { return nil }  // scan data before any SOF
+            if marker == 0xDA || marker == 0xD9 { return frame }  // the scan (or the end) follows
             i += 2 + length
         }
-        return nil
+        return frame
     }
 }

@@ -36,6 +36,9 @@ vc_status probe_jpeg(const uint8_t *d, size_t n, vc_image_info *info) {
         if (seglen < 2) return vc::fail(VC_ERR_DECODE, "JPEG segment length is invalid");
         if (i + seglen > n) return vc::fail(VC_ERR_TRUNCATED, "JPEG ends inside a header segment");
         if (is_sof(marker)) {
+            // One frame per file: libjpeg refuses a second SOF, and two readers taking
+            // different ones would disagree about the size.
+            if (have_size) return vc::fail(VC_ERR_DECODE, "JPEG has more than one frame header (SOF)");
             if (seglen < 8) return vc::fail(VC_ERR_DECODE, "JPEG frame header is too short");
             info->height = int32_t(be16(d + i + 3));
             info->width = int32_t(be16(d + i + 5));
