@@ -31,6 +31,9 @@ scratch=$PWD/.build-fuzz
 build_started=$SECONDS
 # Coverage and AddressSanitizer in every module, Swift and C/C++ alike. VisionCore at -O2:
 # Eigen at -O0 is ~50x slower (see scripts/test.sh).
+# SwiftPM plans a path dependency's source files only when the root manifest changes:
+# touching it makes files added to the main package since the last fuzz build visible.
+touch fuzz/Package.swift
 (cd fuzz && swift build --scratch-path "$scratch" \
     -Xswiftc -sanitize=fuzzer,address \
     -Xcc -fsanitize=fuzzer-no-link,address -Xcxx -fsanitize=fuzzer-no-link,address -Xcxx -O2)

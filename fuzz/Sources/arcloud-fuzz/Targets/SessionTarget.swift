@@ -2,7 +2,7 @@ import Foundation
 import VPS
 
 extension FuzzTarget {
-    /// `session.json`: decoded, validated against a folder holding two real frames, then
+    /// `session.json`: decoded, validated against a folder holding two small frames, then
     /// replayed by the SDK's session host on the virtual clock (what `dataset validate`
     /// and `simulate` do with it).
     static let session = FuzzTarget(name: "session", summary: "session.json, validated and simulated") { bytes in

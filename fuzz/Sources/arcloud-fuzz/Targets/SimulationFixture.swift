@@ -1,20 +1,24 @@
 import Foundation
 import GraffityARCloud
 import VPS
+import Vision
 
-/// A session folder with two real frames of the gallery walk, and the SDK set up as
-/// `arcloud simulate --clock virtual` sets it up, with one embedded backend kept for
-/// the whole process (it loads the small gallery map on its first localization).
+/// A session folder with two small frames, and the SDK set up as `arcloud simulate
+/// --clock virtual` sets it up, with one embedded backend kept for the whole process.
+///
+/// The frames are real JPEGs of 64x48 pixels: a session's 640x480 camera makes each a
+/// per-frame rejection in microseconds instead of a localization of tens of milliseconds,
+/// so the fuzzer spends its time on what these targets are about (times, scripts, frame
+/// lists); `localize-request` covers the localizer.
 enum SimulationFixture {
     static let folder: URL = {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("arcloud-fuzz-session-\(getpid())")
         let frames = folder.appendingPathComponent("frames")
-        let source = packageRoot.appendingPathComponent("Datasets/gallery-query-walk")
         do {
             try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
-            for name in ["000000.jpg", "000001.jpg"] where !FileManager.default.fileExists(atPath: frames.appendingPathComponent(name).path) {
-                try FileManager.default.copyItem(at: source.appendingPathComponent("frames/\(name)"),
-                                                 to: frames.appendingPathComponent(name))
+            for (seed, name) in ["000000.jpg", "000001.jpg"].enumerated() {
+                let image = try SyntheticImages.texture(width: 64, height: 48, seed: UInt64(seed + 1))
+                try Data(try SyntheticImages.encode(image, as: .jpeg)).write(to: frames.appendingPathComponent(name))
             }
         } catch {
             fatalError("arcloud-fuzz cannot prepare \(folder.path): \(error)")
