@@ -61,18 +61,15 @@ enum Fixtures {
                      frames: Int = 30) throws -> (GraffityARCloud, VirtualReplayHost) {
         let sdk = GraffityARCloud(configuration: configuration(interval: interval, retry: retry, clock: .virtual),
                                   backend: backend)
-        let host = try sdk.makeVirtualReplay(session: session(frames: frames), images: StubImages())
-        return (sdk, host)
+        return (sdk, try sdk.makeVirtualReplay(session: session(frames: frames), images: StubImages()))
     }
 
     /// An SDK with a scripted backend and a real-time host for `session()`, not yet loaded.
     @MainActor
-    static func makeRealtime(_ backend: ScriptedBackend, interval: Duration = .seconds(1), retry: RetryPolicy = .never,
+    static func makeRealtime(_ backend: ScriptedBackend, interval: Duration = .seconds(1),
                              frames: Int = 30) throws -> (GraffityARCloud, ARSessionHost) {
-        let sdk = GraffityARCloud(configuration: configuration(interval: interval, retry: retry, clock: .realtime),
-                                  backend: backend)
-        let host = try sdk.makeViewController(session: session(frames: frames), images: StubImages())
-        return (sdk, host)
+        let sdk = GraffityARCloud(configuration: configuration(interval: interval, clock: .realtime), backend: backend)
+        return (sdk, try sdk.makeViewController(session: session(frames: frames), images: StubImages()))
     }
 }
 
