@@ -140,10 +140,3 @@ struct PlotFrame {
             + "<text x=\"\(svgNumber(margin.left + 6))\" y=\"\(svgNumber(py - 4))\" fill=\"\(color)\" font-size=\"12\">\(escape(label))</text>\n"
     }
 }
-
-/// A coordinate for SVG: one decimal, no exponent.
-func svgNumber(_ v: Double) -> String {
-    guard v.isFinite else { return "0" }
-    let s = String(format: "%.1f", v)
-    return s.hasSuffix(".0") ? String(s.dropLast(2)) : s
-}

@@ -86,9 +86,3 @@ struct ReportPage {
         tr.failed{background:#fdecea}tr:target{outline:2px solid #e66101}
         """
 }
-
-/// Escapes text for HTML and SVG.
-func escape(_ s: String) -> String {
-    s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-        .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-}

@@ -19,7 +19,8 @@ struct WorstFrames {
     var unit: ReportMap.LengthUnit
 
     /// Frames shown: up to `maxFailed` failed frames, then the localized frames with the
-    /// largest error relative to the primary threshold, `count` in all.
+    /// largest error relative to the primary threshold (without ground truth: the fewest
+    /// inliers), `count` in all.
     static func select(_ outcomes: [FrameOutcome], thresholds: ReportThresholds,
                        count: Int = 6, maxFailed: Int = 3) -> [FrameOutcome] {
         let failed = Array(outcomes.filter { !$0.result.isLocalized }.prefix(maxFailed))
@@ -28,8 +29,9 @@ struct WorstFrames {
             guard let e = o.error else { return -1 }
             return max(e.translation / primary.translation, e.rotationDegrees / primary.degrees)
         }
-        let localized = outcomes.filter { $0.error != nil }.sorted { badness($0) > badness($1) }
-        return failed + localized.prefix(max(0, count - failed.count))
+        let scored = outcomes.filter { $0.error != nil }.sorted { badness($0) > badness($1) }
+        let unscored = outcomes.filter { $0.result.isLocalized && $0.error == nil }.sorted { $0.result.inliers < $1.result.inliers }
+        return failed + (scored + unscored).prefix(max(0, count - failed.count))
     }
 
     /// Longest side of an embedded image, in pixels.

@@ -129,6 +129,18 @@ import Vision
         #expect(html.contains("<th data-column=\"11\""))
     }
 
+    @Test func worstFramesAreTheFailedThenTheFarthestOff() {
+        var outcomes = (0..<10).map { outcome($0, error: 0.001 * Double($0 + 1)) }
+        outcomes[4] = outcome(4, error: nil)
+        outcomes[7] = outcome(7, error: 0.02, degrees: 3)   // within 5 cm but 1.5× the primary 2°
+        let chosen = WorstFrames.select(outcomes, thresholds: thresholds, count: 4)
+        #expect(chosen.map(\.frameId) == ["000004", "000007", "000009", "000008"])
+        // Without ground truth, the localized frames with the fewest inliers follow the failed ones.
+        var blind = (0..<5).map { outcome($0, error: 0.01, truth: false) }
+        blind[2].result.inliers = 30
+        #expect(WorstFrames.select(blind, thresholds: thresholds, count: 1).map(\.frameId) == ["000002"])
+    }
+
     // MARK: top-down
 
     @Test func topDownLooksDownFromTheMapsUpWithoutMirroring() {
