@@ -32,12 +32,14 @@ public struct ReportMap: Sendable, Hashable {
     /// A map with nothing to draw and the defaults of the shipped maps (metres, +y up).
     public static let none = ReportMap(points: [])
 
-    /// The points of a loaded map (positions are stored flat, x y z per point).
+    /// The points, sections, up and units of a loaded map (positions are stored flat,
+    /// x y z per point).
     public init(_ map: VPSMap) {
         let flat = map.points.positions
         var points: [SIMD3<Double>] = []
         points.reserveCapacity(flat.count / 3)
         for i in stride(from: 0, to: flat.count - 2, by: 3) { points.append(SIMD3(flat[i], flat[i + 1], flat[i + 2])) }
-        self.init(points: points, sections: map.scene.sections)
+        self.init(points: points, sections: map.scene.sections, up: map.metadata.up.vector,
+                  lengthUnit: map.metadata.units == .metres ? .metres : .mapUnits)
     }
 }

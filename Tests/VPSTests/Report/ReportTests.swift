@@ -141,6 +141,17 @@ import Vision
         #expect(WorstFrames.select(blind, thresholds: thresholds, count: 1).map(\.frameId) == ["000002"])
     }
 
+    @Test func mapsOfTheirOwnScaleShowMapUnits() throws {
+        let outcomes = [outcome(0, error: 0.01), outcome(1, error: 0.02)]
+        let plot = ErrorTimeline(outcomes: outcomes, thresholds: thresholds, unit: .mapUnits).translationPlot()
+        #expect(plot.contains("translation error (map units, log scale)"))
+        #expect(ReportThresholds(levels: [(0.02, 2)]).label(0, unit: .mapUnits) == "(0.02 map units, 2°)")
+        // The shipped map says metres and +y up, and the report takes both from it.
+        let shipped = ReportMap(try #require(ShippedLocalizationTests.map))
+        #expect(shipped.lengthUnit == .metres && shipped.up == SIMD3(0, 1, 0))
+        #expect(shipped.points.count > 10_000)
+    }
+
     // MARK: top-down
 
     @Test func topDownLooksDownFromTheMapsUpWithoutMirroring() {
