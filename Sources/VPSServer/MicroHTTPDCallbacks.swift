@@ -3,7 +3,8 @@ import CMicroHTTPD
 // libmicrohttpd calls back through C function pointers: non-capturing closures stored as
 // globals. The daemon's closure argument is the `RequestHandler` (retained by `VPSServer`
 // while the daemon runs); each request's `RequestState` is retained on the first callback
-// and released in the completion callback.
+// and released in the completion callback; each connection's `ConnectionRecord` is
+// retained when the connection opens and released when it closes.
 
 /// Collects request headers into a dictionary keyed by lower-cased name.
 private final class HeaderCollector {
@@ -39,7 +40,7 @@ private func queue(_ response: HTTPResponseMessage, on connection: OpaquePointer
     guard let r = made else { return false }
     defer { MHD_destroy_response(r) }
     for (name, value) in response.headers { _ = MHD_add_response_header(r, name, value) }
-    if closeConnection { _ = MHD_add_response_header(r, "Connection", "close") }
+    if closeConnection || state.closeAfterAnswer { _ = MHD_add_response_header(r, "Connection", "close") }
     guard MHD_queue_response(connection, UInt32(response.status), r) == .YES else { return false }
     state.responseQueued = true
     state.status = response.status
@@ -57,9 +58,14 @@ let accessHandlerCallback: MHD_AccessHandlerCallback = { cls, connection, url, m
                                   path: url.map { String(cString: $0) } ?? "",
                                   headers: requestHeaders(connection))
         context.pointee = Unmanaged.passRetained(state).toOpaque()
+        let hasBody = state.headers["content-length"].map { $0.trimmingSpaces != "0" } ?? (state.headers["transfer-encoding"] != nil)
+        if let record = cmhd_socket_context(connection) {
+            let c = Unmanaged<ConnectionRecord>.fromOpaque(record).takeUnretainedValue()
+            state.connection = c
+            handler.connections.headReceived(c, expectsBody: hasBody)
+        }
         if let early = state.earlyResponse {
             // The body (if any) will not be read: close the connection after answering.
-            let hasBody = state.headers["content-length"].map { $0 != "0" } ?? (state.headers["transfer-encoding"] != nil)
             return queue(early, on: connection, state: state, handler: handler, closeConnection: hasBody) ? .YES : .NO
         }
         return .YES
@@ -71,6 +77,7 @@ let accessHandlerCallback: MHD_AccessHandlerCallback = { cls, connection, url, m
         if let uploadData {
             handler.receive(state, UnsafeRawBufferPointer(start: uploadData, count: size))
         }
+        if let c = state.connection { handler.connections.bodyReceived(c, bytes: size) }
         uploadDataSize.pointee = 0
         // Over the limit mid-stream (chunked): libmicrohttpd 0.9 cannot queue a response
         // in the middle of a body, so the rest is discarded and the 413 goes out when the
@@ -79,10 +86,31 @@ let accessHandlerCallback: MHD_AccessHandlerCallback = { cls, connection, url, m
         return .YES
     }
 
-    // Final call: the whole body is in.
+    // Final call: the whole body is in (or, after a resume, the answer is ready).
     if state.responseQueued { return .YES }
-    let response = handler.respond(state)
-    return queue(response, on: connection, state: state, handler: handler, closeConnection: false) ? .YES : .NO
+    if let answer = state.deferredAnswer {
+        state.outcome = answer.outcome
+        return queue(answer.response, on: connection, state: state, handler: handler, closeConnection: false) ? .YES : .NO
+    }
+    if let c = state.connection { handler.connections.requestReceived(c) }
+    switch handler.decide(state) {
+    case .answer(let response):
+        return queue(response, on: connection, state: state, handler: handler, closeConnection: false) ? .YES : .NO
+    case .localize(let job):
+        let pending = SuspendedRequest(connection: connection, state: state,
+                                       budget: .milliseconds(Int(handler.configuration.localizationBudgetSeconds * 1000)))
+        guard handler.suspended.insert(pending) else {
+            // The daemon is stopping and no connection may stay suspended: refuse inline.
+            var e = APIError.unavailable("the server stopped before this localization could start")
+            e.code = "stopping"
+            state.outcome = e.code
+            return queue(e.response, on: connection, state: state, handler: handler, closeConnection: true) ? .YES : .NO
+        }
+        // Suspended before the job is queued: a resume must never precede its suspend.
+        MHD_suspend_connection(connection)
+        handler.dispatch(pending, job)
+        return .YES
+    }
 }
 
 let requestCompletedCallback: MHD_RequestCompletedCallback = { cls, _, context, reason in
@@ -98,4 +126,23 @@ let requestCompletedCallback: MHD_RequestCompletedCallback = { cls, _, context, 
     default: ended = "aborted"
     }
     handler.complete(state, endedEarly: ended)
+}
+
+let connectionNotifyCallback: MHD_NotifyConnectionCallback = { cls, connection, socketContext, event in
+    guard let cls, let socketContext else { return }
+    let handler = Unmanaged<RequestHandler>.fromOpaque(cls).takeUnretainedValue()
+    switch event {
+    case .CONNECTION_NOTIFY_STARTED:
+        guard let connection else { return }
+        let record = ConnectionRecord(fd: cmhd_connection_fd(connection))
+        handler.connections.opened(record)
+        socketContext.pointee = Unmanaged.passRetained(record).toOpaque()
+    case .CONNECTION_NOTIFY_CLOSED:
+        guard let raw = socketContext.pointee else { return }
+        socketContext.pointee = nil
+        let record = Unmanaged<ConnectionRecord>.fromOpaque(raw).takeRetainedValue()
+        handler.connections.closed(record)
+    default:
+        break
+    }
 }

@@ -3,25 +3,52 @@ import Synchronization
 import VPS
 
 /// The service's behaviour, independent of libmicrohttpd: decides early (from headers)
-/// what it can, accumulates the body within its limit, answers each endpoint, and records
-/// metrics and the access log when a request completes.
+/// what it can, accumulates the body within its limit, answers each endpoint (handing
+/// localizations to the worker pool), and records metrics and the access log when a
+/// request completes.
 final class RequestHandler: Sendable {
     let engine: any LocalizationEngine
     let tokens: any BearerTokenVerifier
     let configuration: VPSServerConfiguration
-    let metrics = ServiceMetrics()
+    let metrics: ServiceMetrics
     let accessLog: AccessLog?
     let version: String
-    /// Set when shutdown begins: new requests get 503, health reports "stopping".
+    /// Set when shutdown begins: requests on open connections are still answered (with
+    /// `Connection: close`), health reports "draining".
     let draining = Atomic<Bool>(false)
     /// Requests whose first callback ran and whose completion callback has not.
     let inFlight = Atomic<Int>(0)
+    /// Runs localizations off the connection threads.
+    let workers: WorkerPool
+    /// Localizations whose connection waits suspended for a worker's answer.
+    let suspended = SuspendedRequests()
+    /// Head and body deadlines of open connections.
+    let connections: ConnectionDeadlines
     private let startedAt = ContinuousClock.now
 
     init(engine: any LocalizationEngine, tokens: any BearerTokenVerifier, configuration: VPSServerConfiguration,
          accessLog: AccessLog?, version: String) {
         self.engine = engine; self.tokens = tokens; self.configuration = configuration
         self.accessLog = accessLog; self.version = version
+        metrics = ServiceMetrics(version: version)
+        workers = WorkerPool(threads: configuration.localizationWorkers, queueCapacity: configuration.localizationQueue,
+                             name: "arcloud-localize")
+        connections = ConnectionDeadlines(headTimeout: .milliseconds(Int(configuration.headTimeoutSeconds * 1000)),
+                                          minBodyBytesPerSecond: configuration.minBodyBytesPerSecond)
+    }
+
+    /// What the last callback of a request leads to.
+    enum Decision {
+        /// Answer now, on the connection thread.
+        case answer(HTTPResponseMessage)
+        /// Suspend the connection and localize on a worker.
+        case localize(LocalizationJob)
+    }
+
+    /// A validated localization, ready for a worker.
+    struct LocalizationJob: Sendable {
+        var image: [UInt8]
+        var request: LocalizeRequest
     }
 
     // MARK: Phases of a request
@@ -41,11 +68,10 @@ final class RequestHandler: Sendable {
     }
 
     private func screen(_ state: RequestState) throws(APIError) {
-        if draining.load(ordering: .relaxed) {
-            var e = APIError.unavailable("the server is shutting down")
-            e.code = "stopping"
-            throw e
-        }
+        // A request that reached us before or during the drain is answered in full; the
+        // connection then closes, so it brings no further requests.
+        if draining.load(ordering: .relaxed) { state.closeAfterAnswer = true }
+        state.routeLabel = Router.route(path: state.path)
         let endpoint = try Router.endpoint(method: state.method, path: state.path).get()
         state.endpoint = endpoint
         if endpoint.requiresToken { state.grant = try authenticate(state.headers) }
@@ -86,33 +112,81 @@ final class RequestHandler: Sendable {
         if state.endpoint == .localize { state.body.append(contentsOf: bytes) }
     }
 
-    /// Last callback: the whole body is in; produce the answer.
-    func respond(_ state: RequestState) -> HTTPResponseMessage {
-        if let early = state.earlyResponse { return early }
+    /// Last callback: the whole body is in; answer, or hand a localization to a worker.
+    func decide(_ state: RequestState) -> Decision {
+        if let early = state.earlyResponse { return .answer(early) }
         guard let endpoint = state.endpoint else {
-            return APIError(status: 500, code: "internal", message: "request without an endpoint").response
+            return .answer(APIError(status: 500, code: "internal", message: "request without an endpoint").response)
         }
         do throws(APIError) {
             switch endpoint {
-            case .health: return health()
+            case .health: return .answer(health())
             case .metrics:
-                return .text(metrics.render(mapsLoaded: engine.loadedMapCount, inFlight: inFlight.load(ordering: .relaxed)),
-                             contentType: "text/plain; version=0.0.4; charset=utf-8")
+                let load = workers.load
+                return .answer(.text(metrics.render(gauges: .init(
+                                        mapsLoaded: engine.loadedMapCount, inFlight: inFlight.load(ordering: .relaxed),
+                                        workersBusy: load.running, queued: load.queued, workers: workers.threadCount)),
+                                     contentType: "text/plain; version=0.0.4; charset=utf-8"))
             case .maps:
                 let all = try engineCall { () throws(LocalizationEngineError) in try engine.maps() }
-                return .json(MapList(maps: all.filter { state.grant?.allows(mapId: $0.id) ?? true }))
+                return .answer(.json(MapList(maps: all.filter { state.grant?.allows(mapId: $0.id) ?? true })))
             case .scene(let id):
-                return .json(try engineCall { () throws(LocalizationEngineError) in try engine.scene(mapId: id) })
+                return .answer(.json(try engineCall { () throws(LocalizationEngineError) in try engine.scene(mapId: id) }))
             case .localize:
-                let answer = try localize(state)
-                state.outcome = answer.status.rawValue
-                metrics.recordLocalization(outcome: answer.status.rawValue)
-                return .json(answer)
+                return .localize(try prepareLocalization(state))
             }
         } catch {
             state.outcome = error.code
             if endpoint == .localize, error.status >= 422 || error.status == 404 { metrics.recordLocalization(outcome: "failed") }
-            return error.response
+            return .answer(error.response)
+        }
+    }
+
+    /// Queues the suspended localization on a worker; a full queue answers 503 at once.
+    func dispatch(_ pending: SuspendedRequest, _ job: LocalizationJob) {
+        let submitted = workers.trySubmit { [self] in
+            guard pending.begin() else { return }          // answered meanwhile (budget, shutdown)
+            metrics.recordQueueWait((ContinuousClock.now - pending.suspendedAt).seconds)
+            suspended.answer(pending, with: runLocalization(job))
+        }
+        if !submitted {
+            let load = workers.load
+            var e = APIError.unavailable("all \(load.running) localization workers are busy and "
+                                         + "\(load.queued) requests wait; retry shortly")
+            e.code = "overloaded"
+            metrics.recordLocalization(outcome: "failed")
+            suspended.answer(pending, with: DeferredAnswer(response: e.response, outcome: e.code))
+        }
+    }
+
+    /// On a worker: the localization itself, its metrics, its answer.
+    private func runLocalization(_ job: LocalizationJob) -> DeferredAnswer {
+        do {
+            let answer = try engine.localize(image: job.image, request: job.request)
+            metrics.recordLocalization(outcome: answer.status.rawValue)
+            metrics.recordStages(answer.timings)
+            return DeferredAnswer(response: .json(answer), outcome: answer.status.rawValue)
+        } catch {
+            let e = APIError(error)
+            if e.status >= 422 || e.status == 404 { metrics.recordLocalization(outcome: "failed") }
+            return DeferredAnswer(response: e.response, outcome: e.code)
+        }
+    }
+
+    /// On the watchdog: answers the localizations past their time budget (the worker's
+    /// eventual result is dropped).
+    func expireOverdue(now: ContinuousClock.Instant) {
+        for r in suspended.overdue(at: now) {
+            let waited = (now - r.suspendedAt).seconds
+            let running = r.runningSince.map { (now - $0).seconds }
+            let e = APIError(status: 503, code: "time_budget_exceeded",
+                             message: String(format: "the localization did not finish within its budget of %.1f s ", configuration.localizationBudgetSeconds)
+                                 + (running.map { String(format: "(queued %.2f s, running %.2f s)", waited - $0, $0) }
+                                    ?? String(format: "(queued %.2f s, never started)", waited)),
+                             headers: [("Retry-After", "1")])
+            if suspended.answer(r, with: DeferredAnswer(response: e.response, outcome: e.code)) {
+                metrics.recordLocalization(outcome: "failed")
+            }
         }
     }
 
@@ -124,13 +198,28 @@ final class RequestHandler: Sendable {
 
     /// Completion callback: the connection is done with this request (answered, timed
     /// out, aborted or shut down). Requests that never got a response are recorded here,
-    /// with status 0 and the reason as outcome.
+    /// with status 0 and the reason as outcome, or with the 408 a deadline answered.
     func complete(_ state: RequestState, endedEarly reason: String?) {
         inFlight.subtract(1, ordering: .relaxed)
+        if let c = state.connection { connections.requestEnded(c) }
         if !state.responseQueued {
-            state.outcome = reason ?? "aborted"
-            record(state, status: 0)
+            if let c = state.connection, let closure = connections.closure(of: c) {
+                state.outcome = closure.code
+                record(state, status: closure.status)
+            } else {
+                state.outcome = reason ?? "aborted"
+                record(state, status: 0)
+            }
         }
+    }
+
+    /// A connection the deadline sweep answered before any request began.
+    func recordClosedBeforeRequest(_ closure: DeadlineClosure) {
+        metrics.recordRequest(route: Router.unmatchedRoute, method: "OTHER", status: closure.status,
+                              seconds: configuration.headTimeoutSeconds)
+        accessLog?.record(AccessLogEntry(
+            time: AccessLog.timestamp(Date()), method: "", route: Router.unmatchedRoute, status: closure.status,
+            latencyMs: configuration.headTimeoutSeconds * 1000, map: nil, outcome: closure.code, client: nil, bytesIn: 0))
     }
 
     private func record(_ state: RequestState, status: Int) {
@@ -146,13 +235,15 @@ final class RequestHandler: Sendable {
 
     private func health() -> HTTPResponseMessage {
         let stopping = draining.load(ordering: .relaxed)
-        let h = HealthStatus(status: stopping ? "stopping" : "ok", version: version,
+        let h = HealthStatus(status: stopping ? "draining" : "ok", version: version,
                              mapsLoaded: engine.loadedMapCount,
                              uptimeSeconds: (ContinuousClock.now - startedAt).seconds)
         return .json(h, status: stopping ? 503 : 200)
     }
 
-    private func localize(_ state: RequestState) throws(APIError) -> LocalizeResponse {
+    /// On the connection thread: everything about a localization that needs no pixels
+    /// (form, JSON, scope, intrinsics, image header, pixel cap).
+    private func prepareLocalization(_ state: RequestState) throws(APIError) -> LocalizationJob {
         let parts: [MultipartFormData.Part]
         do {
             let boundary = try MultipartFormData.boundary(contentType: state.headers["content-type"] ?? "")
@@ -196,8 +287,13 @@ final class RequestHandler: Sendable {
                 "the image is \(header.width)x\(header.height) but the intrinsics are for "
                 + "\(request.intrinsics.width)x\(request.intrinsics.height)")
         }
-        let image = imagePart.body
-        return try engineCall { () throws(LocalizationEngineError) in try engine.localize(image: image, request: request) }
+        let pixels = header.width * header.height
+        guard pixels <= configuration.maxImagePixels else {
+            throw .unprocessable("image_too_large",
+                "the image is \(header.width)x\(header.height) = \(pixels) pixels, more than the limit of "
+                + "\(configuration.maxImagePixels)")
+        }
+        return LocalizationJob(image: imagePart.body, request: request)
     }
 
     // MARK: Helpers

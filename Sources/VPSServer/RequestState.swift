@@ -1,9 +1,10 @@
 import Foundation
 
 /// Everything known about one request while libmicrohttpd delivers it in several
-/// callbacks. Created on the first callback, released in the completion callback; only
-/// the worker thread that owns the connection touches it.
-final class RequestState {
+/// callbacks. Created on the first callback, released in the completion callback. The
+/// connection's thread touches it, except while the connection is suspended: then the one
+/// party that answers the request writes `deferredAnswer` (see `SuspendedRequest`).
+final class RequestState: @unchecked Sendable {
     let method: String
     let path: String
     let headers: [String: String]
@@ -17,6 +18,12 @@ final class RequestState {
     let bodyLimit: Int
     /// Set when the response was decided before the whole body was read.
     var earlyResponse: HTTPResponseMessage?
+    /// The answer computed off the connection thread, set just before the connection resumes.
+    var deferredAnswer: DeferredAnswer?
+    /// The connection's deadline record (nil when the connection was not registered).
+    var connection: ConnectionRecord?
+    /// Answer with `Connection: close` (set while draining: the connection takes no more requests).
+    var closeAfterAnswer = false
     var responseQueued = false
     var status = 0
     var mapId: String?
@@ -27,5 +34,9 @@ final class RequestState {
         started = ContinuousClock.now
     }
 
-    var route: String { endpoint?.route ?? Router.unmatchedRoute }
+    /// The route label of metrics and the access log: the matched route, also for a
+    /// method the route does not answer (405).
+    var routeLabel: String?
+
+    var route: String { endpoint?.route ?? routeLabel ?? Router.unmatchedRoute }
 }

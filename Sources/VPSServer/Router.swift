@@ -41,6 +41,13 @@ enum Router {
     /// Route label used for requests that matched no endpoint.
     static let unmatchedRoute = "unmatched"
 
+    /// The route template `path` belongs to whatever the method, for labelling a 405.
+    static func route(path: String) -> String? {
+        if case .success(let e) = endpoint(method: "GET", path: path) { return e.route }
+        if case .success(let e) = endpoint(method: "POST", path: path) { return e.route }
+        return nil
+    }
+
     static func endpoint(method: String, path: String) -> Result<Endpoint, APIError> {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         let parts = Array(segments)

@@ -1,3 +1,5 @@
+import CMicroHTTPD
+import VPS
 import Synchronization
 
 /// Counters and histograms of the service, rendered in the Prometheus text format
@@ -6,14 +8,19 @@ import Synchronization
 /// - `arcloud_http_requests_total{route,method,status}`
 /// - `arcloud_http_request_duration_seconds{route}` (histogram)
 /// - `arcloud_localizations_total{outcome}` (`localized`, `notLocalized`, `failed`)
-/// - `arcloud_maps_loaded`, `arcloud_http_requests_in_flight`
+/// - `arcloud_localization_stage_seconds{stage}` (histogram: decode, extract, retrieve,
+///   match, solve, refine, total — the localizer's own timings)
+/// - `arcloud_localization_queue_seconds` (histogram: wait for a worker)
+/// - `arcloud_maps_loaded`, `arcloud_http_requests_in_flight`, `arcloud_localization_workers`,
+///   `arcloud_localization_workers_busy`, `arcloud_localization_queue_length`
+/// - `arcloud_build_info{version,libmicrohttpd}` and the process metrics of `ProcessMetrics`
 final class ServiceMetrics: Sendable {
     /// Histogram bucket upper bounds in seconds.
     static let buckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
     private struct RequestKey: Hashable { var route: String; var method: String; var status: Int }
 
-    private struct Histogram {
+    fileprivate struct Histogram {
         var counts = [Int](repeating: 0, count: ServiceMetrics.buckets.count)
         var sum = 0.0
         var count = 0
@@ -29,9 +36,27 @@ final class ServiceMetrics: Sendable {
         var requests: [RequestKey: Int] = [:]
         var durations: [String: Histogram] = [:]
         var localizations: [String: Int] = ["localized": 0, "notLocalized": 0, "failed": 0]
+        var stages: [String: Histogram] = [:]
+        var queueWait = Histogram()
     }
 
     private let state = Mutex(State())
+    private let version: String
+
+    init(version: String) { self.version = version }
+
+    /// Gauges that live elsewhere, read when `/metrics` is asked for.
+    struct Gauges {
+        var mapsLoaded: Int
+        var inFlight: Int
+        var workersBusy: Int
+        var queued: Int
+        var workers: Int
+    }
+
+    /// The localizer's stage names (`LocalizeResponse.timings`, milliseconds) that become a
+    /// label; others are ignored so labels stay bounded.
+    static let stageNames = Set(StageTimings().stages.map(\.name) + ["total"])
 
     /// Methods outside this set are counted as `OTHER` so labels stay bounded.
     private static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
@@ -48,10 +73,26 @@ final class ServiceMetrics: Sendable {
         state.withLock { $0.localizations[outcome, default: 0] += 1 }
     }
 
+    /// One localization's stage timings, in milliseconds as the localizer reports them.
+    func recordStages(_ milliseconds: [String: Double]) {
+        state.withLock { s in
+            for (stage, ms) in milliseconds where Self.stageNames.contains(stage) {
+                s.stages[stage, default: Histogram()].observe(ms / 1000)
+            }
+        }
+    }
+
+    func recordQueueWait(_ seconds: Double) {
+        state.withLock { $0.queueWait.observe(seconds) }
+    }
+
     /// The exposition text; gauges are passed in because they live elsewhere.
-    func render(mapsLoaded: Int, inFlight: Int) -> String {
+    func render(gauges g: Gauges) -> String {
         let s = state.withLock { $0 }
         var out = ""
+        out += "# HELP arcloud_build_info The running build (value 1).\n"
+        out += "# TYPE arcloud_build_info gauge\n"
+        out += "arcloud_build_info{version=\"\(Self.escaped(version))\",libmicrohttpd=\"\(Self.libraryVersion)\"} 1\n"
         out += "# HELP arcloud_http_requests_total HTTP requests by route template, method and status.\n"
         out += "# TYPE arcloud_http_requests_total counter\n"
         for (k, v) in s.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
@@ -60,24 +101,55 @@ final class ServiceMetrics: Sendable {
         out += "# HELP arcloud_http_request_duration_seconds Time from request headers to the response being queued (or the connection ending).\n"
         out += "# TYPE arcloud_http_request_duration_seconds histogram\n"
         for (route, h) in s.durations.sorted(by: { $0.key < $1.key }) {
-            for (i, b) in Self.buckets.enumerated() {
-                out += "arcloud_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(b)\"} \(h.counts[i])\n"
-            }
-            out += "arcloud_http_request_duration_seconds_bucket{route=\"\(route)\",le=\"+Inf\"} \(h.count)\n"
-            out += "arcloud_http_request_duration_seconds_sum{route=\"\(route)\"} \(h.sum)\n"
-            out += "arcloud_http_request_duration_seconds_count{route=\"\(route)\"} \(h.count)\n"
+            out += h.lines(name: "arcloud_http_request_duration_seconds", labels: "route=\"\(route)\"")
         }
         out += "# HELP arcloud_localizations_total Localizations by outcome.\n"
         out += "# TYPE arcloud_localizations_total counter\n"
         for (k, v) in s.localizations.sorted(by: { $0.key < $1.key }) {
             out += "arcloud_localizations_total{outcome=\"\(k)\"} \(v)\n"
         }
-        out += "# HELP arcloud_maps_loaded Maps currently loaded in memory.\n"
-        out += "# TYPE arcloud_maps_loaded gauge\n"
-        out += "arcloud_maps_loaded \(mapsLoaded)\n"
-        out += "# HELP arcloud_http_requests_in_flight Requests begun and not yet completed.\n"
-        out += "# TYPE arcloud_http_requests_in_flight gauge\n"
-        out += "arcloud_http_requests_in_flight \(inFlight)\n"
+        out += "# HELP arcloud_localization_stage_seconds Time per localization stage, as the localizer measured it.\n"
+        out += "# TYPE arcloud_localization_stage_seconds histogram\n"
+        for (stage, h) in s.stages.sorted(by: { $0.key < $1.key }) {
+            out += h.lines(name: "arcloud_localization_stage_seconds", labels: "stage=\"\(stage)\"")
+        }
+        out += "# HELP arcloud_localization_queue_seconds Time a localization waited for a worker.\n"
+        out += "# TYPE arcloud_localization_queue_seconds histogram\n"
+        out += s.queueWait.lines(name: "arcloud_localization_queue_seconds", labels: nil)
+        out += Self.gauge("arcloud_maps_loaded", "Maps currently loaded in memory.", g.mapsLoaded)
+        out += Self.gauge("arcloud_http_requests_in_flight", "Requests begun and not yet completed.", g.inFlight)
+        out += Self.gauge("arcloud_localization_workers", "Threads that run localizations.", g.workers)
+        out += Self.gauge("arcloud_localization_workers_busy", "Workers running a localization now.", g.workersBusy)
+        out += Self.gauge("arcloud_localization_queue_length", "Localizations waiting for a worker.", g.queued)
+        out += ProcessMetrics.current().exposition
+        return out
+    }
+
+    private static func gauge(_ name: String, _ help: String, _ value: Int) -> String {
+        "# HELP \(name) \(help)\n# TYPE \(name) gauge\n\(name) \(value)\n"
+    }
+
+    private static func escaped(_ s: String) -> String {
+        s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    /// The libmicrohttpd actually loaded (not the header compiled against).
+    private static let libraryVersion: String = MHD_get_version().map { String(cString: $0) } ?? "unknown"
+}
+
+private extension ServiceMetrics.Histogram {
+    /// The `_bucket`, `_sum` and `_count` lines of one labelled series.
+    func lines(name: String, labels: String?) -> String {
+        let prefix = labels.map { $0 + "," } ?? ""
+        let plain = labels.map { "{\($0)}" } ?? ""
+        var out = ""
+        for (i, b) in ServiceMetrics.buckets.enumerated() {
+            out += "\(name)_bucket{\(prefix)le=\"\(b)\"} \(counts[i])\n"
+        }
+        out += "\(name)_bucket{\(prefix)le=\"+Inf\"} \(count)\n"
+        out += "\(name)_sum\(plain) \(sum)\n"
+        out += "\(name)_count\(plain) \(count)\n"
         return out
     }
 }

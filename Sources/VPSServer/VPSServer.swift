@@ -14,13 +14,18 @@ import VPS
 /// server.stop()                    // refuse new work, let in-flight requests finish
 /// ```
 ///
-/// A pool of worker threads each runs an event loop over its share of the connections; a
-/// localization runs on the worker that received it. Input can never crash the server:
-/// every malformed request becomes a JSON error with its status.
+/// libmicrohttpd's threads each run an event loop over their share of the connections and
+/// only read requests and write answers. A localization suspends its connection and runs on
+/// a bounded pool of worker threads (one per core), so health checks, metrics and map
+/// listings never wait behind one. A watchdog thread enforces what libmicrohttpd does not:
+/// the localization time budget, the request-head deadline and the minimum body rate.
+/// Input can never crash the server: every malformed request becomes a JSON error with its
+/// status.
 public final class VPSServer: Sendable {
     private let handler: RequestHandler
     private let daemon = Mutex<OpaquePointer?>(nil)
     private let boundPort = Atomic<UInt16>(0)
+    private let watchdog = Mutex<Watchdog?>(nil)
 
     /// - Parameters:
     ///   - engine: answers maps, scenes and localizations.
@@ -53,20 +58,26 @@ public final class VPSServer: Sendable {
     /// cannot be bound, or the server already runs.
     public func start() throws(VPSServerError) {
         let c = configuration
-        guard c.threads >= 1, c.maxConnections >= 1, c.connectionTimeoutSeconds >= 1, c.maxBodyBytes >= 1 else {
-            throw .invalidConfiguration("threads, maxConnections, connectionTimeoutSeconds and maxBodyBytes must be positive")
+        guard c.threads >= 1, c.localizationWorkers >= 1, c.localizationQueue >= 0, c.localizationBudgetSeconds > 0,
+              c.maxImagePixels >= 1, c.maxConnections >= 1, c.maxConnectionsPerClient >= 0,
+              c.connectionTimeoutSeconds >= 1, c.headTimeoutSeconds > 0, c.minBodyBytesPerSecond >= 0,
+              c.maxBodyBytes >= 1 else {
+            throw .invalidConfiguration("threads, workers, budget, pixel cap, connection limits, timeouts and the body limit must be positive")
         }
         let address = try SocketAddress(host: c.host, port: c.port)
         try daemon.withLock { (d: inout OpaquePointer?) throws(VPSServerError) in
             guard d == nil else { throw .alreadyRunning }
             handler.draining.store(false, ordering: .relaxed)       // a restart after stop() serves again
+            handler.suspended.reopen()
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+                | MHD_ALLOW_SUSPEND_RESUME.rawValue
             if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
             let cls = Unmanaged.passRetained(handler).toOpaque()
             let started = address.withSockaddr { sa in
                 cmhd_start_daemon(flags, c.port, sa, accessHandlerCallback, cls,
                                   requestCompletedCallback, cls, UInt32(c.threads), UInt32(c.maxConnections),
-                                  UInt32(c.connectionTimeoutSeconds), 0)
+                                  UInt32(c.connectionTimeoutSeconds), 0, UInt32(c.maxConnectionsPerClient),
+                                  connectionNotifyCallback, cls)
             }
             guard let started else {
                 Unmanaged<RequestHandler>.fromOpaque(cls).release()
@@ -74,12 +85,20 @@ public final class VPSServer: Sendable {
             }
             d = started
             boundPort.store(cmhd_bound_port(started), ordering: .releasing)
+            let handler = self.handler
+            watchdog.withLock { $0 = Watchdog(every: .milliseconds(50)) { now in
+                handler.expireOverdue(now: now)
+                handler.connections.sweep(now: now) { handler.recordClosedBeforeRequest($0) }
+            } }
         }
     }
 
-    /// Graceful stop: stops accepting connections, answers requests that arrive on open
-    /// connections with 503, waits up to `gracePeriod` (default from the configuration)
-    /// for in-flight requests, then closes everything. Safe to call more than once.
+    /// Graceful stop (the drain): stops accepting connections (connections already waiting
+    /// in the listen queue are still taken in), answers every request already received —
+    /// also those arriving on open connections meanwhile, each then closing its connection
+    /// — and waits up to `gracePeriod` (default from the configuration) for them. What is
+    /// still unanswered then is answered 503 `drain_timeout`, and everything closes. Safe
+    /// to call more than once.
     public func stop(gracePeriod: Duration? = nil) {
         guard let d = daemon.withLock({ (d: inout OpaquePointer?) -> OpaquePointer? in
             let current = d
@@ -88,17 +107,58 @@ public final class VPSServer: Sendable {
         }) else { return }
         handler.draining.store(true, ordering: .relaxed)
         let listenSocket = MHD_quiesce_daemon(d)
-        if listenSocket >= 0 { close(listenSocket) }
+        if listenSocket >= 0 {
+            adoptPendingConnections(listenSocket, into: d)
+            // Refuse new connections now; the descriptor itself is closed only after
+            // MHD_stop_daemon, as libmicrohttpd asks.
+            shutdown(listenSocket, Int32(SHUT_RDWR))
+        }
         let grace = gracePeriod ?? .milliseconds(Int(configuration.shutdownGracePeriodSeconds * 1000))
         let deadline = ContinuousClock.now + grace
         while handler.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
             usleep(2_000)
         }
+        // libmicrohttpd must not be stopped with a connection suspended: answer what the
+        // workers have not, then wait until every winner has resumed its connection.
+        for r in handler.suspended.closeAndTakeAll() {
+            var e = APIError.unavailable("the server stopped (drain timeout) before this localization finished")
+            e.code = "drain_timeout"
+            handler.suspended.answer(r, with: DeferredAnswer(response: e.response, outcome: e.code))
+        }
+        while handler.suspended.count > 0 { usleep(1_000) }
+        // Give the resumed connections a moment to send their answers.
+        let flushBy = ContinuousClock.now + .milliseconds(500)
+        while handler.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < flushBy { usleep(2_000) }
+        watchdog.withLock { $0?.stop(); $0 = nil }
         MHD_stop_daemon(d)
+        if listenSocket >= 0 { close(listenSocket) }
         Unmanaged.passUnretained(handler).release()     // the retain taken in start()
     }
 
-    deinit { stop(gracePeriod: .zero) }
+    /// Connections the kernel completed before the drain but libmicrohttpd had not
+    /// accepted yet: their requests count as received, so they are served, not reset.
+    private func adoptPendingConnections(_ listenSocket: Int32, into d: OpaquePointer) {
+        let flags = fcntl(listenSocket, F_GETFL)
+        _ = fcntl(listenSocket, F_SETFL, flags | O_NONBLOCK)
+        while true {
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listenSocket, $0, &length) }
+            }
+            guard fd >= 0 else { return }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(d, fd, $0, length) }
+            }
+        }
+    }
+
+        deinit {
+        stop(gracePeriod: .zero)
+        handler.workers.shutdown()
+    }
 }
 
 /// Why `VPSServer.start()` failed.

@@ -1,35 +1,76 @@
+import Foundation
+
 /// How `VPSServer` listens and what it tolerates.
 public struct VPSServerConfiguration: Sendable {
     /// Address to bind: an IPv4 or IPv6 literal, or `localhost`.
     public var host: String
     /// Port to bind; 0 picks a free ephemeral port (read it back from `VPSServer.port`).
     public var port: UInt16
-    /// Worker threads, each running its own event loop; a localization occupies one.
+    /// libmicrohttpd threads, each running an event loop over its share of the
+    /// connections. They only read requests and write answers; localizations run on the
+    /// workers (`localizationWorkers`), so a few are enough.
     public var threads: Int
+    /// Threads that run localizations: one per core by default.
+    public var localizationWorkers: Int
+    /// Localizations that may wait for a worker; beyond this a request gets 503 with
+    /// `Retry-After` at once.
+    public var localizationQueue: Int
+    /// A localization not answered this long after its body arrived (queue wait included)
+    /// is answered 503 `time_budget_exceeded`.
+    public var localizationBudgetSeconds: Double
+    /// Images with more pixels than this are refused from their header (422
+    /// `image_too_large`). The default fits a 12 MP phone photo (4032 x 3024): a frame
+    /// costs roughly its pixel count, so the cap bounds what one request can cost.
+    public var maxImagePixels: Int
     /// Open connections beyond this are refused at accept.
     public var maxConnections: Int
+    /// Open connections from one client address at most; 0 for no per-address cap (behind
+    /// a load balancer every connection comes from the balancer's address).
+    public var maxConnectionsPerClient: Int
     /// A connection idle this long (no bytes either way) is closed: stalled clients.
     public var connectionTimeoutSeconds: Int
+    /// The whole request head must arrive within this many seconds of the connection's
+    /// start (or its previous answer), however the bytes trickle in.
+    public var headTimeoutSeconds: Double
+    /// A request body must average at least this many bytes per second (judged after its
+    /// first 2 s); slower bodies are answered 408 and closed.
+    public var minBodyBytesPerSecond: Int
     /// Request bodies larger than this get 413, decided from `Content-Length` when sent
     /// and while reading otherwise.
     public var maxBodyBytes: Int
-    /// How long `stop()` waits for in-flight requests before closing anyway.
+    /// How long `stop()` waits for in-flight requests before answering what is left with
+    /// 503 and closing (the drain timeout).
     public var shutdownGracePeriodSeconds: Double
 
     public init(host: String = "127.0.0.1", port: UInt16 = 0,
-                threads: Int = VPSServerConfiguration.defaultThreads, maxConnections: Int = 256,
-                connectionTimeoutSeconds: Int = 15, maxBodyBytes: Int = 16 << 20,
+                threads: Int = VPSServerConfiguration.defaultThreads,
+                localizationWorkers: Int = VPSServerConfiguration.defaultWorkers,
+                localizationQueue: Int = 64, localizationBudgetSeconds: Double = 10,
+                maxImagePixels: Int = VPSServerConfiguration.defaultMaxImagePixels,
+                maxConnections: Int = 256, maxConnectionsPerClient: Int = 32,
+                connectionTimeoutSeconds: Int = 15, headTimeoutSeconds: Double = 10,
+                minBodyBytesPerSecond: Int = 4096, maxBodyBytes: Int = 16 << 20,
                 shutdownGracePeriodSeconds: Double = 10) {
-        self.host = host; self.port = port; self.threads = threads; self.maxConnections = maxConnections
-        self.connectionTimeoutSeconds = connectionTimeoutSeconds; self.maxBodyBytes = maxBodyBytes
+        self.host = host; self.port = port; self.threads = threads
+        self.localizationWorkers = localizationWorkers; self.localizationQueue = localizationQueue
+        self.localizationBudgetSeconds = localizationBudgetSeconds; self.maxImagePixels = maxImagePixels
+        self.maxConnections = maxConnections; self.maxConnectionsPerClient = maxConnectionsPerClient
+        self.connectionTimeoutSeconds = connectionTimeoutSeconds; self.headTimeoutSeconds = headTimeoutSeconds
+        self.minBodyBytesPerSecond = minBodyBytesPerSecond; self.maxBodyBytes = maxBodyBytes
         self.shutdownGracePeriodSeconds = shutdownGracePeriodSeconds
     }
 
-    /// Twice the cores, at least 4: localizations use every core while a few threads stay
-    /// free for cheap requests (health, maps) that land on other threads.
+    /// Connection threads: 2, or the cores when there are more. They never localize, so
+    /// they stay free for cheap requests (health, maps) whatever the load.
     public static var defaultThreads: Int {
-        max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
+        max(2, ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    /// 4032 x 3024, a 12 MP phone photo.
+    public static let defaultMaxImagePixels = 4032 * 3024
+
+    /// One localization worker per core: more would only time-slice the same cores.
+    public static var defaultWorkers: Int {
+        max(1, ProcessInfo.processInfo.activeProcessorCount)
     }
 }
-
-import Foundation

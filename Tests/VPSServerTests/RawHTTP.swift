@@ -5,9 +5,20 @@ import Foundation
 final class RawConnection {
     let fd: Int32
 
-    init(port: UInt16) throws {
+    /// Connects to 127.0.0.1:`port`; with `from`, the client socket is first bound to that
+    /// loopback address (e.g. 127.0.0.2), so the server sees another client address.
+    init(port: UInt16, from source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawError("socket failed") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { close(fd); throw RawError("bind to \(source) failed: errno \(errno)") }
+        }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
@@ -112,17 +123,18 @@ struct RawError: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// Sends one raw request on a fresh connection and parses the answer.
-func rawExchange(port: UInt16, _ request: [UInt8], timeout: Double = 10) throws -> RawResponse {
-    let c = try RawConnection(port: port)
+/// Sends one raw request on a fresh connection (from loopback address `from` when given)
+/// and parses the answer.
+func rawExchange(port: UInt16, _ request: [UInt8], from source: String? = nil, timeout: Double = 10) throws -> RawResponse {
+    let c = try RawConnection(port: port, from: source)
     c.send(request)
     let (text, _) = c.readResponse(timeout: timeout)
     guard let r = RawResponse(text) else { throw RawError("no HTTP response; got \(text.prefix(200).debugDescription)") }
     return r
 }
 
-func rawExchange(port: UInt16, _ request: String, timeout: Double = 10) throws -> RawResponse {
-    try rawExchange(port: port, Array(request.utf8), timeout: timeout)
+func rawExchange(port: UInt16, _ request: String, from source: String? = nil, timeout: Double = 10) throws -> RawResponse {
+    try rawExchange(port: port, Array(request.utf8), from: source, timeout: timeout)
 }
 
 /// A multipart/form-data body from (name, content type, bytes) parts.

@@ -8,8 +8,11 @@ struct ServeCommand: Command {
     static let summary = "Run the VPS HTTP service (localize, maps, scenes, health, metrics)"
     static let help = """
         USAGE: arcloud serve --maps <dir> --db <tokens-file> [--host 127.0.0.1] [--port 8080]
-                             [--threads N] [--max-connections 256] [--timeout 15]
-                             [--max-body-mb 16] [--cache-maps 4] [--access-log <file>|-]
+                             [--threads N] [--workers N] [--queue 64] [--budget 10]
+                             [--max-megapixels 12.2] [--max-connections 256]
+                             [--max-connections-per-client 32] [--timeout 15]
+                             [--head-timeout 10] [--min-body-rate 4096] [--max-body-mb 16]
+                             [--drain-timeout 10] [--cache-maps 4] [--access-log <file>|-]
 
         Serves the maps in <dir> (files <id>.vpsmap) over HTTP:
           POST /v1/localize           multipart: `image` (JPEG/PNG) + `request` (JSON)
@@ -19,19 +22,38 @@ struct ServeCommand: Command {
         /v1 routes need `Authorization: Bearer <token>` with a token from
         `arcloud token create --db <tokens-file>`.
 
+        Localizations run on --workers threads (one per core by default), never on the
+        connection threads, so /healthz, /metrics and /v1/maps stay fast under load. When
+        the workers are busy and --queue localizations wait, more get 503 with Retry-After.
+
         Prints the bound URL on start. One JSON line per request goes to the access log
-        (stdout by default; never the token). SIGINT or SIGTERM stops gracefully: new
-        connections are refused and in-flight requests finish (up to 10 s).
+        (stdout by default; never the token). SIGINT or SIGTERM drains: new connections
+        are refused, every request already received is answered in full, /healthz says
+        "draining" (503), and the process exits within --drain-timeout seconds (what is
+        unanswered by then gets 503 drain_timeout).
 
         OPTIONS:
           --maps <dir>            Directory of .vpsmap files (required)
           --db <file>             Token file, created when missing (required)
           --host <address>        IPv4/IPv6 address to bind (default 127.0.0.1)
           --port <n>              Port; 0 picks a free one (default 8080)
-          --threads <n>           Worker threads (default: twice the cores, at least 4)
+          --threads <n>           Connection threads (default: the cores, at least 2)
+          --workers <n>           Localization threads (default: the cores)
+          --queue <n>             Localizations waiting for a worker at most (default 64)
+          --budget <seconds>      Time budget of one localization, queue wait included;
+                                  over it the answer is 503 time_budget_exceeded (default 10)
+          --max-megapixels <n>    Larger images are refused from their header with 422
+                                  image_too_large (default 12.2: a 4032x3024 phone photo)
           --max-connections <n>   Open connections at most (default 256)
+          --max-connections-per-client <n>
+                                  Open connections per client address; 0 for no cap, as
+                                  behind a load balancer (default 32)
           --timeout <seconds>     Close connections idle this long (default 15)
+          --head-timeout <s>      The whole request head must arrive within this; trickling
+                                  does not extend it (default 10; 408 JSON, then close)
+          --min-body-rate <B/s>   Slowest average body upload accepted (default 4096)
           --max-body-mb <n>       Largest request body in MiB (default 16)
+          --drain-timeout <s>     Longest wait for in-flight requests on SIGTERM (default 10)
           --cache-maps <n>        Maps kept loaded in memory (default 4)
           --access-log <file>     Append the access log to a file; `-` is stdout (default)
 
@@ -39,8 +61,10 @@ struct ServeCommand: Command {
           arcloud token create --db tokens.db --name demo
           arcloud serve --maps Maps --db tokens.db --port 8080
         """
-    static let options: Set<String> = ["maps", "db", "host", "port", "threads", "max-connections", "timeout",
-                                       "max-body-mb", "cache-maps", "access-log"]
+    static let options: Set<String> = ["maps", "db", "host", "port", "threads", "workers", "queue", "budget",
+                                       "max-megapixels", "max-connections", "max-connections-per-client", "timeout",
+                                       "head-timeout", "min-body-rate", "max-body-mb", "drain-timeout", "cache-maps",
+                                       "access-log"]
     static let switches: Set<String> = []
 
     static func run(_ args: Arguments) async throws -> Int32 {
@@ -54,9 +78,18 @@ struct ServeCommand: Command {
             host: args.value("host") ?? "127.0.0.1",
             port: UInt16(try args.int("port", default: 8080, range: 0...65535)),
             threads: try args.int("threads", default: VPSServerConfiguration.defaultThreads, range: 1...256),
+            localizationWorkers: try args.int("workers", default: VPSServerConfiguration.defaultWorkers, range: 1...256),
+            localizationQueue: try args.int("queue", default: 64, range: 0...100_000),
+            localizationBudgetSeconds: try number(args, "budget", default: 10, range: 0.01...3600),
+            maxImagePixels: args.value("max-megapixels") == nil ? VPSServerConfiguration.defaultMaxImagePixels
+                : Int(try number(args, "max-megapixels", default: 0, range: 0.01...1000) * 1_000_000),
             maxConnections: try args.int("max-connections", default: 256, range: 1...100_000),
+            maxConnectionsPerClient: try args.int("max-connections-per-client", default: 32, range: 0...100_000),
             connectionTimeoutSeconds: try args.int("timeout", default: 15, range: 1...3600),
-            maxBodyBytes: try args.int("max-body-mb", default: 16, range: 1...1024) << 20)
+            headTimeoutSeconds: try number(args, "head-timeout", default: 10, range: 0.1...3600),
+            minBodyBytesPerSecond: try args.int("min-body-rate", default: 4096, range: 0...1_000_000_000),
+            maxBodyBytes: try args.int("max-body-mb", default: 16, range: 1...1024) << 20,
+            shutdownGracePeriodSeconds: try number(args, "drain-timeout", default: 10, range: 0...3600))
         let tokens: TokenStore
         do { tokens = try TokenStore(path: try args.require("db")) } catch {
             throw CommandFailure("cannot open the token file: \(error)")
@@ -90,6 +123,15 @@ struct ServeCommand: Command {
         server.stop()
         FileHandle.standardError.write(Data("arcloud serve: stopped\n".utf8))
         return 0
+    }
+
+    /// A decimal option within `range`, or a usage error naming it.
+    private static func number(_ args: Arguments, _ name: String, default d: Double, range: ClosedRange<Double>) throws -> Double {
+        let v = try args.double(name, default: d)
+        guard range.contains(v) else {
+            throw UsageError("option '--\(name)' needs a number in \(range.lowerBound)...\(range.upperBound), got '\(v)'")
+        }
+        return v
     }
 
     private static func openAccessLog(_ target: String) throws -> AccessLog {

@@ -1,0 +1,84 @@
+import Foundation
+
+/// A fixed set of threads taking jobs from a bounded FIFO queue.
+///
+/// Localizations run here rather than on libmicrohttpd's connection threads, so a busy
+/// localization never holds back the connections behind it (health checks, map listings,
+/// other uploads). The queue is bounded: `trySubmit` refuses instead of letting work pile
+/// up, and the server turns the refusal into `503` with `Retry-After`.
+final class WorkerPool: @unchecked Sendable {
+    /// One unit of work; runs once on some worker thread.
+    typealias Job = @Sendable () -> Void
+
+    let threadCount: Int
+    let queueCapacity: Int
+    // NSCondition guards every field below (the queue, busy, stopping).
+    private let condition = NSCondition()
+    private var queue: [Job] = []
+    private var head = 0
+    private var busy = 0
+    private var stopping = false
+
+    /// Starts `threads` worker threads named `<name>-<i>`.
+    init(threads: Int, queueCapacity: Int, name: String) {
+        threadCount = max(1, threads)
+        self.queueCapacity = max(0, queueCapacity)
+        for i in 0..<threadCount {
+            let t = Thread { [self] in runWorker() }
+            t.name = "\(name)-\(i)"
+            t.start()
+        }
+    }
+
+    /// Queues `job` unless `threadCount` jobs are running and `queueCapacity` wait already
+    /// (or the pool is shut down). Never blocks.
+    func trySubmit(_ job: @escaping Job) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopping else { return false }
+        let waiting = queue.count - head
+        // A free worker takes the job at once; otherwise it waits within the capacity.
+        guard waiting < queueCapacity || busy + waiting < threadCount else { return false }
+        queue.append(job)
+        condition.signal()
+        return true
+    }
+
+    /// Jobs running and jobs waiting, read together.
+    var load: (running: Int, queued: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (busy, queue.count - head)
+    }
+
+    /// Lets the threads exit once the queue is empty; later submissions are refused.
+    func shutdown() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func runWorker() {
+        while true {
+            condition.lock()
+            while head == queue.count && !stopping { condition.wait() }
+            if head == queue.count {          // stopping and nothing left
+                condition.unlock()
+                return
+            }
+            let job = queue[head]
+            head += 1
+            if head > 64 && head * 2 > queue.count {      // compact now and then, not per job
+                queue.removeFirst(head)
+                head = 0
+            }
+            busy += 1
+            condition.unlock()
+            job()
+            condition.lock()
+            busy -= 1
+            condition.unlock()
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import VPS
+import VPSServer
+
+private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+private let shippedMaps = packageRoot.appendingPathComponent("Maps")
+private let hardSession = packageRoot.appendingPathComponent("Datasets/gallery-query-hard")
+private let hasShippedData = FileManager.default.fileExists(atPath: shippedMaps.appendingPathComponent("gallery.vpsmap").path)
+    && FileManager.default.fileExists(atPath: hardSession.appendingPathComponent("session.json").path)
+
+/// The `arcloud` executable beside the test bundle (`swift build` puts both in one folder).
+private var arcloudExecutable: URL {
+    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    while dir.pathComponents.count > 1 {
+        dir.deleteLastPathComponent()
+        let candidate = dir.appendingPathComponent("arcloud")
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), !isDir.boolValue { return candidate }
+    }
+    return packageRoot.appendingPathComponent(".build/debug/arcloud")
+}
+
+/// Drain on SIGTERM, against a real `arcloud serve` process localizing real frames of the
+/// shipped map: every request already received is answered in full, new connections are
+/// refused, `/healthz` on an open connection says draining, and the process exits.
+@Suite(.enabled(if: hasShippedData, "needs Maps/gallery.vpsmap and Datasets/gallery-query-hard"))
+struct DrainTests {
+    @Test func sigtermAnswersEveryLocalizationInFlight() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("drain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("tokens.db").path
+        let store = try TokenStore(path: db)
+        let token = try store.create(name: "drain").token
+
+        // One worker: the eight localizations queue behind each other, so most are still
+        // waiting when SIGTERM arrives.
+        let serve = Process()
+        serve.executableURL = arcloudExecutable
+        serve.arguments = ["serve", "--maps", shippedMaps.path, "--db", db, "--port", "0", "--workers", "1",
+                           "--drain-timeout", "120", "--max-connections-per-client", "64", "--budget", "600", "--head-timeout", "600", "--timeout", "600", "--access-log", dir.appendingPathComponent("access.log").path]
+        let out = Pipe(), err = Pipe()
+        serve.standardOutput = out
+        serve.standardError = err
+        try serve.run()
+        defer { if serve.isRunning { serve.interrupt(); serve.waitUntilExit() } }
+        var firstLine = Data()
+        while !firstLine.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            firstLine += chunk
+        }
+        let line = String(decoding: firstLine, as: UTF8.self)
+        let url = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }, "\(line)")
+        let port = try #require(UInt16(url.split(separator: ":").last ?? ""))
+
+        // Load the map first, so the drain is about localizations, not the map's loading.
+        let session = try RecordedSession.load(from: hardSession)
+        func request(_ i: Int) throws -> [UInt8] {
+            let frame = session.frames[i % session.frames.count]
+            let image = [UInt8](try Data(contentsOf: hardSession.appendingPathComponent(frame.image)))
+            let json = try JSONEncoder().encode(LocalizeRequest(mapId: "gallery", intrinsics: session.camera, gravity: frame.gravity))
+            let body = multipartBody(boundary: "drainb", [("request", "application/json", Array(json)), ("image", "image/jpeg", image)])
+            return localizePost(token: token, contentType: "multipart/form-data; boundary=drainb", body: body)
+        }
+        let warm = try rawExchange(port: port, try request(0), timeout: 120)
+        #expect(warm.status == 200)
+
+        let idle = try RawConnection(port: port)            // opened before the signal
+        // Eight localizations as in the report, behind twenty-four more on the one worker,
+        // so that they are still waiting when the signal comes however fast the machine.
+        var inFlight: [RawConnection] = []
+        for i in 0..<32 {
+            let c = try RawConnection(port: port)
+            #expect(c.send(try request(i + 1)))
+            inFlight.append(c)
+        }
+        try await Task.sleep(for: .milliseconds(300))       // fully sent well before SIGTERM
+        serve.terminate()
+
+        // New connections are refused.
+        var refused = false
+        let refusedBy = Date().addingTimeInterval(30)
+        while !refused, Date() < refusedBy {
+            do { _ = try RawConnection(port: port); try await Task.sleep(for: .milliseconds(20)) } catch { refused = true }
+        }
+        #expect(refused)
+        // A connection opened before the signal is still served, and says draining.
+        idle.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+        let health = try #require(RawResponse(idle.readResponse(timeout: 60).text))
+        #expect(health.status == 503 && health.body.contains(#""status":"draining""#))
+        #expect(health.headers["connection"]?.lowercased() == "close")
+
+        let answers = await withTaskGroup(of: RawResponse?.self) { group in
+            for c in inFlight {
+                nonisolated(unsafe) let c = c
+                group.addTask { await offThread { RawResponse(c.readResponse(timeout: 120).text) } }
+            }
+            return await group.reduce(into: [RawResponse?]()) { $0.append($1) }
+        }
+        #expect(answers.count == 32)
+        for a in answers {
+            #expect(a?.status == 200, "\(a.map { "\($0.status) \($0.body.prefix(200))" } ?? "no answer")")
+            #expect(a?.body.contains(#""status":"#) == true)
+        }
+
+        let exited = await offThread { () -> Bool in
+            let by = Date().addingTimeInterval(130)
+            while serve.isRunning, Date() < by { usleep(10_000) }
+            return !serve.isRunning
+        }
+        #expect(exited)
+        if exited { #expect(serve.terminationStatus == 0) }
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        // "draining N request(s)": the signal came while localizations were in flight.
+        let draining = stderr.split(separator: " ").firstIndex(of: "draining").map { stderr.split(separator: " ")[$0 + 1] }
+        #expect(Int(draining ?? "") ?? 0 >= 1, "\(stderr)")
+    }
+}
+
+/// Runs blocking `work` on a Dispatch thread and returns its result.
+func offThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { cont in DispatchQueue.global().async { cont.resume(returning: work()) } }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Geometry
+import Testing
+import VPS
+import VPSClient
+import VPSServer
+
+/// Localizations on the worker pool, against a real server on loopback: cheap requests are
+/// not held back by busy workers, a full queue answers 503 at once, the time budget answers
+/// a localization that takes too long, and the pixel cap refuses from the image header.
+@Suite struct WorkerPoolTests {
+    private static let image = ServerFixture.pngHeader(width: 64, height: 48)
+
+    @Test func healthStaysFastWhileEveryWorkerIsBusyAndAFullQueueAnswers503() async throws {
+        let gate = DispatchSemaphore(value: 0)
+        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, threads: 2, localizationWorkers: 2,
+                                                                        localizationQueue: 1, localizationBudgetSeconds: 600,
+                                                                        connectionTimeoutSeconds: 30),
+                                  engine: TestOnlyEngine(gate: gate))
+        let client = try f.client(f.allMaps)
+        // Two localizations occupy both workers, a third waits in the queue.
+        let held = (0..<3).map { _ in Task { try await client.localize(image: Self.image, request: ServerFixture.request()) } }
+        #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
+        #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
+        // Wait until the third is queued.
+        let plain = try f.client(nil)
+        let queuedBy = Date().addingTimeInterval(60)
+        while Date() < queuedBy, !(try await plain.metricsText()).contains("arcloud_localization_queue_length 1") {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+
+        // The fourth finds the workers busy and the queue full: 503 with Retry-After, at once.
+        let refused = try rawExchange(port: f.server.port, localizeRaw(token: f.allMaps), timeout: 30)
+        #expect(refused.status == 503)
+        #expect(refused.headers["retry-after"] == "1")
+        #expect(refused.body.contains(#""code":"overloaded""#))
+
+        // Health, metrics and the map listing do not wait behind the workers.
+        var slowest = 0.0
+        for _ in 0..<20 {
+            let t0 = Date()
+            #expect(try await plain.health().status == "ok")
+            _ = try await client.maps()
+            slowest = max(slowest, Date().timeIntervalSince(t0))
+        }
+        #expect(slowest < 1.0, "health + maps took \(slowest) s while the workers were busy")
+        let metrics = try await plain.metricsText()
+        #expect(metrics.contains("arcloud_localization_workers_busy 2"))
+        #expect(metrics.contains("arcloud_localization_queue_length 1"))
+
+        for _ in 0..<3 { gate.signal() }
+        for t in held { #expect(try await t.value.status == .localized) }
+    }
+
+    @Test func aLocalizationOverItsTimeBudgetIsAnswered503() async throws {
+        let gate = DispatchSemaphore(value: 0)
+        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, threads: 2, localizationWorkers: 1,
+                                                                        localizationBudgetSeconds: 3,
+                                                                        connectionTimeoutSeconds: 30),
+                                  engine: TestOnlyEngine(gate: gate))
+        defer { gate.signal(); gate.signal() }
+        let port = f.server.port, request = localizeRaw(token: f.allMaps)
+        // One runs past its budget; the one queued behind it expires without starting.
+        async let running = rawExchangeOffThread(port: port, request)
+        #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
+        async let queued = rawExchangeOffThread(port: port, request)
+        // Both are answered while the gate is still closed: the budget answered them.
+        let (a, b) = try await (running, queued)
+        for r in [a, b] {
+            #expect(r.status == 503)
+            #expect(r.headers["content-type"] == "application/json")
+            #expect(r.body.contains(#""code":"time_budget_exceeded""#))
+        }
+        #expect(a.body.contains("running") || b.body.contains("running"))
+        #expect(a.body.contains("never started") || b.body.contains("never started"))
+        // The server goes on serving; the late result of the first is dropped.
+        gate.signal()
+        #expect(try await f.client(nil).health().status == "ok")
+        let metrics = try await f.client(nil).metricsText()
+        #expect(metrics.contains(#"arcloud_http_requests_total{route="/v1/localize",method="POST",status="503"} 2"#))
+    }
+
+    @Test func thePixelCapRefusesFromTheImageHeader() async throws {
+        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, threads: 2, connectionTimeoutSeconds: 30))
+        #expect(f.server.configuration.maxImagePixels == 4032 * 3024)
+        // 6000 x 6000 with matching intrinsics: refused before any decoding (the test
+        // engine never decodes; the call count proves the engine was not reached).
+        let big = CameraIntrinsics(width: 6000, height: 6000, fx: 5000, fy: 5000, cx: 3000, cy: 3000)
+        let r = try rawExchange(port: f.server.port, localizeRaw(token: f.allMaps, width: 6000, height: 6000, intrinsics: big))
+        #expect(r.status == 422)
+        #expect(r.body.contains(#""code":"image_too_large""#) && r.body.contains("36000000"))
+        // A 12 MP phone photo (4032 x 3024) is within the default cap.
+        let phone = CameraIntrinsics(width: 4032, height: 3024, fx: 3000, fy: 3000, cx: 2016, cy: 1512)
+        let ok = try rawExchange(port: f.server.port, localizeRaw(token: f.allMaps, width: 4032, height: 3024, intrinsics: phone))
+        #expect(ok.status == 200)
+        #expect(f.engine.calls.load(ordering: .relaxed) == 1)
+
+        let tight = try ServerFixture(configuration: VPSServerConfiguration(port: 0, threads: 2, maxImagePixels: 1000))
+        let small = try rawExchange(port: tight.server.port, localizeRaw(token: tight.allMaps))
+        #expect(small.status == 422 && small.body.contains("image_too_large"))
+    }
+}
+
+/// A whole localize request (PNG header of the given size + matching intrinsics) for a raw socket.
+func localizeRaw(token: String, width: Int = 64, height: Int = 48,
+                 intrinsics: CameraIntrinsics = ServerFixture.intrinsics) -> [UInt8] {
+    let json = try! JSONEncoder().encode(ServerFixture.request(intrinsics: intrinsics))
+    let body = multipartBody(boundary: "b0undary", [("request", "application/json", Array(json)),
+                                                    ("image", "image/png", ServerFixture.pngHeader(width: width, height: height))])
+    return localizePost(token: token, contentType: "multipart/form-data; boundary=b0undary", body: body)
+}
+
+/// `rawExchange` on a Dispatch thread, so blocking reads do not hold the concurrency pool.
+func rawExchangeOffThread(port: UInt16, _ request: [UInt8], timeout: Double = 60) async throws -> RawResponse {
+    try await withCheckedThrowingContinuation { cont in
+        DispatchQueue.global().async {
+            cont.resume(with: Result { try rawExchange(port: port, request, timeout: timeout) })
+        }
+    }
+}
