@@ -21,10 +21,14 @@ static inline struct MHD_Daemon *cmhd_start_daemon(
     unsigned int thread_pool_size, unsigned int connection_limit,
     unsigned int connection_timeout_seconds, size_t connection_memory_limit,
     unsigned int per_ip_connection_limit,
-    MHD_NotifyConnectionCallback notify_connection, void *notify_connection_cls)
+    MHD_NotifyConnectionCallback notify_connection, void *notify_connection_cls,
+    MHD_LogCallback logger, void *logger_cls)
 {
-    struct MHD_OptionItem ops[12];
+    struct MHD_OptionItem ops[13];
     int n = 0;
+    // First, so that no message goes to MHD's own stderr logger (MHD_USE_ERROR_LOG is
+    // needed for messages to be produced at all).
+    if (logger) ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_EXTERNAL_LOGGER, (intptr_t) logger, logger_cls };
     ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) completed, completed_cls };
     if (addr) ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *) addr };
     if (thread_pool_size > 1) ops[n++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size, NULL };

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Glibc
 
 // libmicrohttpd calls back through C function pointers: non-capturing closures stored as
 // globals. The daemon's closure argument is the `RequestHandler` (retained by `VPSServer`
@@ -145,4 +146,15 @@ let connectionNotifyCallback: MHD_NotifyConnectionCallback = { cls, connection, 
     default:
         break
     }
+}
+
+/// libmicrohttpd's own messages. It answers some requests itself, before any callback of
+/// ours (malformed Content-Length, oversized request target or headers, unsupported HTTP
+/// versions); this message is the only trace of them, so they are logged and counted from it.
+let libraryLogCallback: MHD_LogCallback = { cls, format, arguments in
+    guard let cls, let format, let arguments else { return }
+    let handler = Unmanaged<RequestHandler>.fromOpaque(cls).takeUnretainedValue()
+    var buffer = [CChar](repeating: 0, count: 512)
+    _ = vsnprintf(&buffer, buffer.count, format, arguments)
+    handler.libraryMessage(String(cString: buffer))
 }

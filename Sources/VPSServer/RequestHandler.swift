@@ -222,6 +222,18 @@ final class RequestHandler: Sendable {
             latencyMs: configuration.headTimeoutSeconds * 1000, map: nil, outcome: closure.code, client: nil, bytesIn: 0))
     }
 
+    /// A message of libmicrohttpd's. One that reports an answer it gave itself ("HTTP
+    /// response code is N") becomes an access-log line and a count on the `unmatched`
+    /// route; the rest (connection resets and the like) are dropped.
+    func libraryMessage(_ message: String) {
+        guard let range = message.range(of: "response code is "),
+              let status = Int(message[range.upperBound...].prefix(while: \.isNumber)) else { return }
+        metrics.recordRequest(route: Router.unmatchedRoute, method: "OTHER", status: status, seconds: 0)
+        accessLog?.record(AccessLogEntry(
+            time: AccessLog.timestamp(Date()), method: "", route: Router.unmatchedRoute, status: status, latencyMs: 0,
+            map: nil, outcome: "refused_by_libmicrohttpd", client: nil, bytesIn: 0))
+    }
+
     private func record(_ state: RequestState, status: Int) {
         let seconds = (ContinuousClock.now - state.started).seconds
         metrics.recordRequest(route: state.route, method: state.method, status: status, seconds: seconds)

@@ -70,14 +70,14 @@ public final class VPSServer: Sendable {
             handler.draining.store(false, ordering: .relaxed)       // a restart after stop() serves again
             handler.suspended.reopen()
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
-                | MHD_ALLOW_SUSPEND_RESUME.rawValue
+                | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
             if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
             let cls = Unmanaged.passRetained(handler).toOpaque()
             let started = address.withSockaddr { sa in
                 cmhd_start_daemon(flags, c.port, sa, accessHandlerCallback, cls,
                                   requestCompletedCallback, cls, UInt32(c.threads), UInt32(c.maxConnections),
                                   UInt32(c.connectionTimeoutSeconds), 0, UInt32(c.maxConnectionsPerClient),
-                                  connectionNotifyCallback, cls)
+                                  connectionNotifyCallback, cls, libraryLogCallback, cls)
             }
             guard let started else {
                 Unmanaged<RequestHandler>.fromOpaque(cls).release()
