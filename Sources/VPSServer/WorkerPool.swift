@@ -37,8 +37,9 @@ final class WorkerPool: @unchecked Sendable {
         defer { condition.unlock() }
         guard !stopping else { return false }
         let waiting = queue.count - head
-        // A free worker takes the job at once; otherwise it waits within the capacity.
-        guard waiting < queueCapacity || busy + waiting < threadCount else { return false }
+        // Idle workers take jobs at once (jobs handed to them but not yet picked up count
+        // as waiting); beyond them, `queueCapacity` jobs may wait.
+        guard waiting < queueCapacity + max(0, threadCount - busy) else { return false }
         queue.append(job)
         condition.signal()
         return true

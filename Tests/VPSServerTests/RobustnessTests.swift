@@ -140,9 +140,9 @@ func onDispatchThread(_ work: @escaping @Sendable () -> Void) -> Task<Void, Neve
     }
 }
 
-/// Waits for a semaphore on a Dispatch thread so the Swift concurrency pool is not blocked.
+/// Waits for a semaphore on a thread of its own (`offThread`) so the Swift concurrency pool
+/// is not blocked, and a Dispatch pool run dry by other tests does not delay the wait.
 func waitOnSemaphore(_ s: DispatchSemaphore, seconds: Double) async -> Bool {
-    await withCheckedContinuation { cont in
-        DispatchQueue.global().async { cont.resume(returning: s.wait(timeout: .now() + seconds) == .success) }
-    }
+    nonisolated(unsafe) let s = s
+    return await offThread { s.wait(timeout: .now() + seconds) == .success }
 }

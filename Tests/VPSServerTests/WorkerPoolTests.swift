@@ -31,15 +31,19 @@ import VPSServer
         let held = (0..<3).map { _ in Task { try await rawExchangeOffThread(port: port, request, timeout: 600) } }
         #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
         #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
-        // Wait until the third is queued.
-        let plain = try f.client(nil)
-        let queuedBy = Date().addingTimeInterval(60)
-        var queued = false
-        while !queued, Date() < queuedBy {
-            queued = try await plain.metricsText().contains("arcloud_localization_queue_length 1")
-            if !queued { try await Task.sleep(for: .milliseconds(10)) }
+        // Wait until the third is queued (polled on a thread of its own: a loaded test run
+        // starves Dispatch, which the client's transfers run on).
+        let metricsRequest = Array("GET /metrics HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".utf8)
+        let queued = await offThread { () -> Bool in
+            let by = Date().addingTimeInterval(120)
+            while Date() < by {
+                if let m = try? rawExchange(port: port, metricsRequest), m.body.contains("arcloud_localization_queue_length 1") { return true }
+                usleep(10_000)
+            }
+            return false
         }
         #expect(queued)
+        let plain = try f.client(nil)
 
         // The fourth finds the workers busy and the queue full: 503 with Retry-After, at once.
         let refused = try await rawExchangeOffThread(port: port, request, timeout: 30)
