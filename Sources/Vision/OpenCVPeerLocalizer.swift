@@ -56,13 +56,20 @@ public final class OpenCVPeerLocalizer: Sendable {
             }
         }
         try VisionError.check(status)
+        return Result(out)
+    }
+}
+
+extension OpenCVPeerLocalizer.Result {
+    /// The result a VisionCore peer wrote.
+    init(_ out: vc_peer_result) {
         var pose: Pose?
         if out.localized != 0 {
             let r = withUnsafeBytes(of: out.R_cw) { Array($0.bindMemory(to: Double.self)) }
             let t = withUnsafeBytes(of: out.t_cw) { Array($0.bindMemory(to: Double.self)) }
             pose = CameraFromWorld(rotation: Matrix3(rowMajor: r), translation: SIMD3(t[0], t[1], t[2])).pose
         }
-        return Result(pose: pose, matches: Int(out.matches), inliers: Int(out.inliers), matchMilliseconds: out.match_ms,
-                      solveMilliseconds: out.solve_ms)
+        self.init(pose: pose, matches: Int(out.matches), inliers: Int(out.inliers), matchMilliseconds: out.match_ms,
+                  solveMilliseconds: out.solve_ms)
     }
 }

@@ -11,8 +11,9 @@ import Geometry
 struct LocalMap: Sendable {
     /// Keyframes voted for by the most inliers, at most this many.
     var maxVotedKeyframes = 10
-    /// Keyframes whose camera lies within this distance (metres) of the pose…
-    var nearbyRadius = 2.5
+    /// Keyframes whose camera lies within this distance of the pose (in map units: the
+    /// localizer sets it from the map's scale; 2.5 m on the gallery map)…
+    var nearbyRadius: Double
     /// …and whose optical axis is within this angle (degrees) of the pose's.
     var nearbyMaxAxisAngle = 60.0
 
@@ -23,7 +24,8 @@ struct LocalMap: Sendable {
     private let axes: [SIMD3<Double>]
     private let pointCount: Int
 
-    init(map: VPSMap) {
+    init(map: VPSMap, nearbyRadius: Double) {
+        self.nearbyRadius = nearbyRadius
         pointCount = map.points.count
         let grouped = GroupedByKey(keys: map.observations.map { Int($0.point) },
                                    values: map.observations.map { Int32($0.keyframe) }, keyCount: pointCount)

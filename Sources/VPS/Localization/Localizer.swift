@@ -35,6 +35,11 @@ public final class Localizer: Sendable {
     private let index: CandidateIndex
     let viewing: ViewingDirections
     private let localMap: LocalMap
+    /// The map's length scale: every length threshold is a multiple of it.
+    public let scale: MapScale
+    /// The map's upright frame when its up direction is known; nil otherwise, and then a
+    /// frame's gravity is ignored (it cannot be related to the map).
+    let upright: UprightFrame?
     private let vocabulary: Vocabulary
     private let extractor: ORBExtractor
     /// Keypoint position noise per pyramid level, relative to level 0.
@@ -46,23 +51,27 @@ public final class Localizer: Sendable {
             throw LocalizationError.emptyMap(map.metadata.name)
         }
         let depth = min(options.candidateDepth ?? max(1, vocabulary.depth - 1), vocabulary.depth)
-        self.init(map: map, options: options, vocabulary: vocabulary,
+        let scale = MapScale(map: map)
+        self.init(map: map, options: options, vocabulary: vocabulary, upright: Self.upDirection(of: map).map(UprightFrame.init),
                   index: CandidateIndex(map: map, vocabulary: vocabulary, depth: depth),
-                  viewing: ViewingDirections(map: map), localMap: LocalMap(map: map),
-                  extractor: try ORBExtractor(options: options.orb))
+                  viewing: ViewingDirections(map: map),
+                  localMap: LocalMap(map: map, nearbyRadius: scale(options.nearbyKeyframeRadius)),
+                  scale: scale, extractor: try ORBExtractor(options: options.orb))
     }
 
-    private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, index: CandidateIndex,
-                 viewing: ViewingDirections, localMap: LocalMap, extractor: ORBExtractor) {
-        self.map = map; self.options = options; self.vocabulary = vocabulary
+    private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, upright: UprightFrame?,
+                 index: CandidateIndex, viewing: ViewingDirections, localMap: LocalMap, scale: MapScale,
+                 extractor: ORBExtractor) {
+        self.map = map; self.options = options; self.vocabulary = vocabulary; self.scale = scale
+        self.upright = upright
         self.index = index; self.viewing = viewing; self.localMap = localMap; self.extractor = extractor
         octaveSigma = (0..<max(options.orb.levels, 1)).map { pow(Double(options.orb.scaleFactor), Double($0)) }
     }
 
     /// Another localizer over the same map and index with its own scratch buffers.
     public func makeWorker() throws -> Localizer {
-        Localizer(map: map, options: options, vocabulary: vocabulary, index: index, viewing: viewing,
-                  localMap: localMap, extractor: try ORBExtractor(options: options.orb))
+        Localizer(map: map, options: options, vocabulary: vocabulary, upright: upright, index: index, viewing: viewing,
+                  localMap: localMap, scale: scale, extractor: try ORBExtractor(options: options.orb))
     }
 
     /// Localizes an encoded image (JPEG or PNG).
@@ -109,8 +118,10 @@ public final class Localizer: Sendable {
             keypoints = intrinsics.distortion.isEmpty ? features.keypoints : try intrinsics.undistort(features.keypoints)
         } catch { throw LocalizationError.image(error) }
         timings.extract = watch.lap()
+        // A gravity the map cannot be related to (its up is unknown) is ignored: the frame is
+        // localized from the image alone.
         let query = Query(features: features, keypoints: keypoints, camera: intrinsics,
-                          gravity: gravity.map { normalize($0) })
+                          gravity: upright == nil ? nil : gravity.map { normalize($0) })
 
         // Evidence first: a pose from matches that stand on their own. Guided matching
         // around a pose finds support for almost any pose (repeated texture, small
@@ -255,6 +266,9 @@ public final class Localizer: Sendable {
                                localPoints: [Int32],
                                timings: inout StageTimings) throws -> (attempt: Attempt?, candidates: CandidateLists) {
         var watch = Stopwatch()
+        var search = search
+        search.minDepth = scale(options.projectionDepth.lowerBound)
+        search.maxDepth = scale(options.projectionDepth.upperBound)
         let lists = try search.candidates(prior: pose, camera: query.camera, worldPoints: map.points.positions,
                                           viewingDirections: viewing.xyz, subset: localPoints,
                                           keypoints: query.keypoints)
@@ -302,9 +316,16 @@ public final class Localizer: Sendable {
             let pixels = matches.map { keypoints[$0.query].position }
             let world = matches.map { map.points.position($0.train) }
             let sigmas = matches.map { octaveSigma[min(keypoints[$0.query].octave, octaveSigma.count - 1)] }
+            // The upright solver takes world down as −y: solve a map with another up in its
+            // upright frame, then rotate the pose back.
+            let rotate = gravity != nil && upright.map { !$0.isIdentity } == true ? upright : nil
             guard var e = try? AbsolutePoseEstimator(options: ransac ?? options.ransac)
-                .estimate(pixels: pixels, worldPoints: world, camera: query.camera, sigmas: sigmas,
-                          gravity: gravity) else { break }
+                .estimate(pixels: pixels, worldPoints: rotate.map { r in world.map { r.fromMap * $0 } } ?? world,
+                          camera: query.camera, sigmas: sigmas, gravity: gravity) else { break }
+            if let r = rotate {
+                e.cameraFromWorld.rotation = e.cameraFromWorld.rotation * r.fromMap
+                e.pose = e.cameraFromWorld.pose
+            }
             let centre = e.pose.center
             var implausible = Set<Int>()
             for (k, m) in matches.enumerated() where e.inliers[k] {

@@ -41,8 +41,8 @@ extension Localizer {
 
     /// Degrees between the gravity `pose` implies and the measured one (0 when unmeasured).
     func tilt(of pose: CameraFromWorld, from gravity: SIMD3<Double>?) -> Double {
-        guard let g = gravity else { return 0 }
-        return angleDegrees(between: pose.rotation * SIMD3(0, -1, 0), and: g)
+        guard let g = gravity, let upright else { return 0 }
+        return angleDegrees(between: pose.rotation * upright.down, and: g)
     }
 
     /// Why a pose grown from a weak seed is not confirmed, or nil when it is: it must pass a
@@ -64,8 +64,9 @@ extension Localizer {
         }
         let centre = e.pose.center
         let nearest = map.keyframes.lazy.map { length($0.pose.translation - centre) }.min() ?? .infinity
-        if nearest > options.weakSeed.maxDistanceToKeyframes {
-            return String(format: "%@ grew to a pose %.1f m from the nearest mapping keyframe", weak, nearest)
+        if nearest > scale(options.weakSeed.maxDistanceToKeyframes) {
+            return String(format: "%@ grew to a pose %.2f map scales from the nearest mapping keyframe", weak,
+                          nearest / scale.length)
         }
         let counts = coverage(of: e.cameraFromWorld, by: distinctive, query.camera)
         if !options.weakSeed.coverage.accepts(counts) {
@@ -79,10 +80,11 @@ extension Localizer {
                   _ camera: CameraIntrinsics) -> ImageCoverage.Counts {
         let centre = pose.pose.center
         let minCos = cos(options.maxViewingAngle * .pi / 180)
+        let minDepth = scale(options.projectionDepth.lowerBound)
         let predicted = (0..<map.points.count).lazy.compactMap { i -> SIMD2<Double>? in
             let w = self.map.points.position(i)
             let c = pose.apply(w)
-            guard c.z > 0.05, self.viewing.isPlausible(point: i, at: w, from: centre, minCos: minCos) else { return nil }
+            guard c.z > minDepth, self.viewing.isPlausible(point: i, at: w, from: centre, minCos: minCos) else { return nil }
             return camera.project(c)
         }
         return options.weakSeed.coverage.counts(predicted: predicted, inliers: inliers,
@@ -92,7 +94,7 @@ extension Localizer {
     /// Whether a pose found around a tracking prior stays within the prior's tolerance.
     func agrees(_ pose: Pose, with prior: Pose) -> Bool {
         let e = pose.error(to: prior)
-        return e.translation <= options.priorTolerance.metres && e.rotationDegrees <= options.priorTolerance.degrees
+        return e.translation <= scale(options.priorTolerance.scales) && e.rotationDegrees <= options.priorTolerance.degrees
     }
 
     /// The fraction of `evidence`'s inliers that are still inliers under `pose`.

@@ -26,8 +26,15 @@ public struct LocalizerOptions: Sendable, Hashable {
     /// (mean, pixels): the next, tighter pass would find the same matches.
     public var guidedConvergencePixels = 1.0
     /// A pose found around a tracking prior must lie this close to it to count as a fix
-    /// (odometry drifts centimetres between fixes, not metres).
-    public var priorTolerance = ErrorThreshold(metres: 0.3, degrees: 5)
+    /// (odometry drifts a small fraction of the scene between fixes): a distance in map
+    /// scales (`MapScale`; 0.3 m on the gallery map) and an angle.
+    public var priorTolerance = RelativeTolerance(scales: 0.3 / 3.5, degrees: 5)
+    /// Guided matching projects only points this far in front of the camera (in map
+    /// scales: 5 cm to 100 m on the gallery map).
+    public var projectionDepth: ClosedRange<Double> = (0.05 / 3.5)...(100 / 3.5)
+    /// The local map includes keyframes whose camera lies within this distance of the pose
+    /// (in map scales; 2.5 m on the gallery map) looking the same way.
+    public var nearbyKeyframeRadius = 2.5 / 3.5
     /// A guided pass may move the pose only while this fraction of the first pose's
     /// inliers stays inliers.
     public var minEvidenceSupport = 0.8
@@ -64,6 +71,13 @@ public struct LocalizerOptions: Sendable, Hashable {
     public init() {}
 }
 
+/// A pose error bound: a distance in map scales (`MapScale`) and an angle.
+public struct RelativeTolerance: Sendable, Hashable {
+    public var scales: Double
+    public var degrees: Double
+    public init(scales: Double, degrees: Double) { self.scales = scales; self.degrees = degrees }
+}
+
 /// When and how a pose with too few inliers is grown and confirmed (see `LocalizerOptions.weakSeed`).
 public struct WeakSeedOptions: Sendable, Hashable {
     /// Global inliers needed to try growing a pose; `Int.max` turns weak seeds off.
@@ -85,8 +99,9 @@ public struct WeakSeedOptions: Sendable, Hashable {
     /// two scenes gives 44–61: `coverage` catches those)…
     public var minDistinctiveInliers = 40
     public var distinctiveDistance = 40
-    /// …its camera must be within this distance (metres) of a mapping keyframe…
-    public var maxDistanceToKeyframes = 3.0
+    /// …its camera must be within this distance of a mapping keyframe, in map scales
+    /// (`MapScale`; 3 m on the gallery map)…
+    public var maxDistanceToKeyframes = 3.0 / 3.5
     /// …and its distinctive inliers must explain the image regions where the map predicts
     /// structure (a poster that also hangs elsewhere explains only its own region).
     var coverage = ImageCoverage()

@@ -4,6 +4,7 @@ let allCommands: [any Command.Type] = [
     VersionCommand.self,
     LocalizeCommand.self,
     BenchLocalizeCommand.self,
+    BenchRealCommand.self,
     DatasetValidateCommand.self,
     DatasetSynthCommand.self,
     DatasetImportTUMCommand.self,

@@ -37,7 +37,7 @@ import Vision
     }
 
     @Test func nearbyKeyframesLookingTheSameWayAreLocal() {
-        let local = LocalMap(map: map)
+        let local = LocalMap(map: map, nearbyRadius: 2.5)
         // At the origin looking along +z: keyframes 0 and 1 (1 m away); not 2 (10 m away),
         // not 3 (looks the other way).
         let here = Pose(rotation: .identity, translation: .zero)
@@ -45,7 +45,7 @@ import Vision
     }
 
     @Test func keyframesThatSeeTheInliersAreLocalWherever() {
-        let local = LocalMap(map: map)
+        let local = LocalMap(map: map, nearbyRadius: 2.5)
         let here = Pose(rotation: .identity, translation: SIMD3(50, 0, 0))  // near no keyframe
         #expect(local.keyframes(around: here, inlierPoints: [25, 26]) == [2])
         // Most votes first: point 12 is seen by keyframes 0 and 1, point 3 by keyframe 0 only.
@@ -56,7 +56,7 @@ import Vision
     }
 
     @Test func pointsAreUniqueInKeyframeOrder() {
-        let local = LocalMap(map: map)
+        let local = LocalMap(map: map, nearbyRadius: 2.5)
         #expect(local.points(observedBy: [1, 0], in: map) == (10..<20).map(Int32.init) + (0..<10).map(Int32.init))
         #expect(local.points(observedBy: [], in: map).isEmpty)
     }

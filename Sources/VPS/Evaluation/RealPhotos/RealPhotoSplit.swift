@@ -1,0 +1,46 @@
+import Foundation
+import Geometry
+
+/// One split of a real-photo set laid out as `../shared/real/` does: `map/` and `query/`
+/// COLMAP text models (images relative to `../images`), and `query_gt.tum`, the query
+/// cameras' ground truth (`T_map_camera`) in `query/images.txt` order.
+public struct RealPhotoSplit: Sendable {
+    public var name: String
+    public var map: COLMAPTextModel
+    public var queries: [COLMAPTextModel.Image]
+    public var truth: [Pose]
+    /// Where the images are.
+    public var images: URL
+
+    /// Reads the split in `directory`.
+    public static func load(from folder: URL) throws -> RealPhotoSplit {
+        let directory = folder.absoluteURL.standardizedFileURL
+        let map = try COLMAPTextModel.load(from: directory.appendingPathComponent("map", isDirectory: true))
+        let query = try COLMAPTextModel.load(from: directory.appendingPathComponent("query", isDirectory: true))
+        let gtURL = directory.appendingPathComponent("query_gt.tum")
+        let truth = try TUMImporter.readTrajectory(gtURL).map(\.1)
+        guard truth.count == query.images.count else {
+            throw DatasetImportError(gtURL.path, "\(truth.count) poses for \(query.images.count) query images")
+        }
+        return RealPhotoSplit(name: directory.lastPathComponent, map: map, queries: query.images, truth: truth,
+                              images: directory.deletingLastPathComponent().appendingPathComponent("images", isDirectory: true))
+    }
+
+    /// The same split with every translation (map poses and ground truth) multiplied by
+    /// `factor`: a scale-free pipeline must give the same statuses and the same poses up
+    /// to that factor.
+    public func scaled(by factor: Double) -> RealPhotoSplit {
+        var s = self
+        for i in s.map.images.indices { s.map.images[i].pose.translation *= factor }
+        for i in s.queries.indices { s.queries[i].pose.translation *= factor }
+        for i in s.truth.indices { s.truth[i].translation *= factor }
+        return s
+    }
+
+    /// The scene scale the split's queries are scored against (`SceneScale` of the
+    /// ground-truth query cameras).
+    public var sceneScale: Double? { SceneScale.of(truth) }
+
+    /// The file of a query or map image.
+    public func url(of image: COLMAPTextModel.Image) -> URL { images.appendingPathComponent(image.name) }
+}
