@@ -54,7 +54,7 @@ public struct RealPhotoBenchmark: Sendable {
 
     /// Builds arcloud's map from the split's map photos.
     public func buildMap(progress: (String) -> Void = { _ in }) throws -> VPSMap {
-        let frames = MapBuildFrame.frames(of: split.map, images: split.images)
+        let frames = try MapBuildFrame.frames(of: split.map, images: split.images)
         let metadata = MapMetadata(name: split.name, source: "colmap \(split.name)/map")
         return try MapBuilder(options: buildOptions).build(frames: frames, metadata: metadata, log: progress).map
     }
