@@ -38,7 +38,6 @@ struct UprightFrame: Sendable, Hashable {
 extension Localizer {
     /// The map's up direction, when known.
     static func upDirection(of map: VPSMap) -> SIMD3<Double>? {
-        // Maps before up was recorded come from arcloud's own (y-up) sessions.
-        SIMD3(0, 1, 0)
+        map.metadata.up.vector
     }
 }
