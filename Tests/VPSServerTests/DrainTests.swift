@@ -71,29 +71,33 @@ struct DrainTests {
         let warm = try await rawExchangeOffThread(port: port, try request(0), timeout: 120)
         #expect(warm.status == 200)
 
+        // Everything from the first send to the health answer runs on a thread of its own:
+        // on the cooperative pool, a busy 2-core CI machine delayed a sleep here by seconds,
+        // every localization finished before the signal, and there was nothing to drain.
+        let requests = try (0..<32).map { try request($0 + 1) }
         let idle = try RawConnection(port: port)            // opened before the signal
-        // Eight localizations as in the report, behind twenty-four more on the one worker,
-        // so that they are still waiting when the signal comes however fast the machine.
-        var inFlight: [RawConnection] = []
-        for i in 0..<32 {
-            let c = try RawConnection(port: port)
-            #expect(c.send(try request(i + 1)))
-            inFlight.append(c)
+        let inFlight = try requests.map { _ in try RawConnection(port: port) }
+        nonisolated(unsafe) let (idleConnection, connections) = (idle, inFlight)
+        let servePID = serve.processIdentifier
+        let (sent, refused, healthText) = await offThread { () -> ([Bool], Bool, String) in
+            // Eight localizations as in the report, behind twenty-four more on the one
+            // worker, so that they are still waiting when the signal comes.
+            let sent = zip(connections, requests).map { $0.send($1) }
+            usleep(300_000)                                 // fully sent well before SIGTERM
+            kill(servePID, SIGTERM)
+            // New connections are refused.
+            var refused = false
+            let refusedBy = Date().addingTimeInterval(30)
+            while !refused, Date() < refusedBy {
+                if (try? RawConnection(port: port)) == nil { refused = true } else { usleep(20_000) }
+            }
+            // A connection opened before the signal is still served, and says draining.
+            _ = idleConnection.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+            return (sent, refused, idleConnection.readResponse(timeout: 60).text)
         }
-        try await Task.sleep(for: .milliseconds(300))       // fully sent well before SIGTERM
-        serve.terminate()
-
-        // New connections are refused.
-        var refused = false
-        let refusedBy = Date().addingTimeInterval(30)
-        while !refused, Date() < refusedBy {
-            do { _ = try RawConnection(port: port); try await Task.sleep(for: .milliseconds(20)) } catch { refused = true }
-        }
+        #expect(sent.count == 32 && sent.allSatisfy { $0 })
         #expect(refused)
-        // A connection opened before the signal is still served, and says draining.
-        idle.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
-        nonisolated(unsafe) let idleReader = idle
-        let health = try #require(await offThread { RawResponse(idleReader.readResponse(timeout: 60).text) })
+        let health = try #require(RawResponse(healthText))
         #expect(health.status == 503 && health.body.contains(#""status":"draining""#))
         #expect(health.headers["connection"]?.lowercased() == "close")
 
