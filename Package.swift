@@ -37,6 +37,12 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
+        // PostgreSQL's client library (token store shared by replicas) and OpenSSL's
+        // libcrypto (SHA-256 of tokens and map files); include paths from pkg-config.
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
 
         // Pure Swift geometry: SE(3) poses, quaternions, camera intrinsics.
         .target(name: "Geometry"),
@@ -47,7 +53,7 @@ let package = Package(
         // HTTP client for the VPS service (libcurl).
         .target(name: "VPSClient", dependencies: ["VPS", "CCurl"]),
         // HTTP service (libmicrohttpd), tokens, routes, metrics.
-        .target(name: "VPSServer", dependencies: ["VPS", "CMicroHTTPD", "CSQLite"]),
+        .target(name: "VPSServer", dependencies: ["VPS", "CMicroHTTPD", "CSQLite", "CLibPQ", "CCrypto"]),
         // The GraffityARCloud SDK port.
         .target(name: "GraffityARCloud", dependencies: ["VPS", "VPSClient", "Geometry"]),
         .executableTarget(

@@ -4,11 +4,20 @@
 # is ~50x slower and the tests localize real images. The package itself carries no unsafe
 # flags (it must build as a dependency), so the flag is given here; use the same flags when
 # building tests by hand, or the C++ objects are rebuilt: swift build --build-tests -Xcxx -O2
+# The PostgreSQL token store tests need a server: unless ARCLOUD_TEST_POSTGRES_URL names
+# one, a scratch server is started for the run and stopped afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 swift build --build-tests -Xcxx -O2
-if [ $# -gt 0 ]; then exec swift test --skip-build "$@"; fi
+if [ -z "${ARCLOUD_TEST_POSTGRES_URL:-}" ]; then
+  pg_dir=$(mktemp -d "${TMPDIR:-/tmp}/arcloud-test-pg.XXXXXX")
+  trap 'scripts/postgres-scratch.sh stop "$pg_dir"; rm -rf "$pg_dir"' EXIT
+  ARCLOUD_TEST_POSTGRES_URL=$(scripts/postgres-scratch.sh start "$pg_dir")
+  export ARCLOUD_TEST_POSTGRES_URL
+fi
+# No exec: the EXIT trap must stop the scratch PostgreSQL.
+if [ $# -gt 0 ]; then swift test --skip-build "$@"; exit; fi
 # The real-photo suites build maps in long synchronous stretches that keep both threads of a
 # 2-core machine's concurrency pool busy; the server tests that wait on in-flight requests
 # time out behind them. They run after the rest.

@@ -12,7 +12,14 @@ public final class MapCache<Prepared: Sendable>: Sendable {
 
     /// One map's cache entry; its lock is held while the map loads.
     private final class Slot: Sendable {
-        let value = Mutex<Prepared?>(nil)
+        let value = Mutex<Loaded?>(nil)
+    }
+
+    /// A prepared map with the content version of the file it was loaded from.
+    public struct Loaded: Sendable {
+        public var value: Prepared
+        /// SHA-256 of the map file as loaded (see `MapContentVersions`).
+        public var version: String
     }
 
     private struct Entries {
@@ -27,6 +34,8 @@ public final class MapCache<Prepared: Sendable>: Sendable {
     private let prepare: Prepare
     private let entries = Mutex(Entries())
     private let loaded = Atomic<Int>(0)
+    /// Content versions of the files, each hashed once per file state.
+    public let versions = MapContentVersions()
 
     public init(directory: URL, capacity: Int = 4, prepare: @escaping Prepare) {
         self.directory = directory
@@ -50,6 +59,20 @@ public final class MapCache<Prepared: Sendable>: Sendable {
     /// The prepared map `id`, loading and preparing it when not cached (and evicting the
     /// least recently used map beyond `capacity`).
     public func value(_ id: String) throws(LocalizationEngineError) -> Prepared {
+        try entry(id).value
+    }
+
+    /// The content version of map `id`: the loaded one when the map is in memory (what
+    /// this process serves), else the file's current one; nil when there is no such map.
+    public func version(of id: String) -> String? {
+        let cached = entries.withLock { $0.slots[id]?.slot }.flatMap { slot in slot.value.withLock { $0?.version } }
+        if let cached { return cached }
+        return file(of: id).flatMap { try? versions.version(ofFileAt: $0.path) }
+    }
+
+    /// The prepared map `id` with its content version, loading it when not cached (see
+    /// `value(_:)`).
+    public func entry(_ id: String) throws(LocalizationEngineError) -> Loaded {
         guard let url = file(of: id) else { throw .unknownMap(id) }
         let slot = entries.withLock { e -> Slot in
             e.clock += 1
@@ -65,14 +88,27 @@ public final class MapCache<Prepared: Sendable>: Sendable {
             return s
         }
         let prepare = self.prepare
-        let result = slot.value.withLock { v -> Result<Prepared, LocalizationEngineError> in
+        let versions = self.versions
+        let result = slot.value.withLock { v -> Result<Loaded, LocalizationEngineError> in
             if let v { return .success(v) }
-            let map: VPSMap
-            do { map = try VPSMap.load(from: url.path) } catch {
+            var map: VPSMap
+            var version: String
+            do {
+                // Hash, load, and check the file did not change in between (a rollout
+                // replacing it): the version must describe the map actually loaded.
+                var attempts = 0
+                repeat {
+                    attempts += 1
+                    let before = try versions.versionAndState(ofFileAt: url.path)
+                    version = before.version
+                    map = try VPSMap.load(from: url.path)
+                    if (try? MapContentVersions.FileState(path: url.path)) == before.state { break }
+                } while attempts < 3
+            } catch {
                 return .failure(.unavailable("map '\(id)' cannot be loaded: \(error)"))
             }
             do throws(LocalizationEngineError) {
-                let prepared = try prepare(map)
+                let prepared = Loaded(value: try prepare(map), version: version)
                 v = prepared
                 return .success(prepared)
             } catch {

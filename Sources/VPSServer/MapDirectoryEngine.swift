@@ -21,7 +21,7 @@ public final class MapDirectoryEngine: LocalizationEngine {
     public func maps() throws(LocalizationEngineError) -> [MapSummary] {
         cache.mapIds().map { id in
             let sections = cache.file(of: id).flatMap { try? VPSMap.loadScene(from: $0.path) }?.sections.map(\.id) ?? []
-            return MapSummary(id: id, name: id, sections: sections)
+            return MapSummary(id: id, name: id, sections: sections, version: cache.version(of: id))
         }
     }
 
@@ -33,13 +33,13 @@ public final class MapDirectoryEngine: LocalizationEngine {
     }
 
     public func localize(image: [UInt8], request: LocalizeRequest) throws(LocalizationEngineError) -> LocalizeResponse {
-        let pool = try cache.value(request.mapId)
+        let loaded = try cache.entry(request.mapId)
         do {
-            let result = try pool.withLocalizer {
+            let result = try loaded.value.withLocalizer {
                 try $0.localize(encoded: image, intrinsics: request.intrinsics, prior: request.prior,
                                 gravity: request.gravity)
             }
-            return LocalizeResponse(result, mapId: request.mapId)
+            return LocalizeResponse(result, mapId: request.mapId, mapVersion: loaded.version)
         } catch {
             throw Self.engineError(error)
         }

@@ -65,7 +65,7 @@ import VPSServer
         let (token, record) = try f.store.create(name: "short-lived")
         #expect(try await f.client(token).maps().count == 2)
         // A second connection to the file, as `arcloud token revoke` would open.
-        try TokenStore(path: f.store.path).revoke(id: record.id)
+        try SQLiteTokenStore(path: f.store.path).revoke(id: record.id)
         try await expectStatus(401, code: "invalid_token", token: token)
     }
 

@@ -32,7 +32,7 @@ struct DrainTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("tokens.db").path
-        let store = try TokenStore(path: db)
+        let store = try SQLiteTokenStore(path: db)
         let token = try store.create(name: "drain").token
 
         // One worker: the eight localizations queue behind each other, so most are still

@@ -30,7 +30,7 @@ import VPSServer
         #expect(try engine.scene(mapId: "beta").sections.map(\.id) == ["yard"])
         #expect(throws: LocalizationEngineError.unknownMap("gamma")) { try engine.scene(mapId: "gamma") }
 
-        let store = try TokenStore(path: ":memory:")
+        let store = try SQLiteTokenStore(path: ":memory:")
         let token = try store.create(name: "t").token
         let server = VPSServer(engine: engine, tokens: store)
         try server.start()
@@ -89,7 +89,7 @@ import VPSServer
 
     @Test func aMapWithoutPointsIs422OverHTTP() async throws {
         let engine = MapDirectoryEngine(directory: directory)
-        let store = try TokenStore(path: ":memory:")
+        let store = try SQLiteTokenStore(path: ":memory:")
         let token = try store.create(name: "t").token
         let server = VPSServer(engine: engine, tokens: store)
         try server.start()

@@ -122,7 +122,7 @@ import VPSServer
     }
 
     @Test func serverRefusesABadHostAndABusyPort() throws {
-        let bad = VPSServer(engine: TestOnlyEngine(), tokens: try TokenStore(path: ":memory:"),
+        let bad = VPSServer(engine: TestOnlyEngine(), tokens: try SQLiteTokenStore(path: ":memory:"),
                             configuration: .init(host: "not-an-address"))
         #expect(throws: VPSServerError.self) { try bad.start() }
         let f = try ServerFixture()

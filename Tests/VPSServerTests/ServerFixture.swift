@@ -9,7 +9,7 @@ import VPSServer
 /// token per case the tests need.
 final class ServerFixture {
     let server: VPSServer
-    let store: TokenStore
+    let store: SQLiteTokenStore
     let engine: TestOnlyEngine
     let directory: URL
     let log = LogCapture()
@@ -27,7 +27,7 @@ final class ServerFixture {
          engine: TestOnlyEngine = TestOnlyEngine()) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("vpsserver-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try TokenStore(path: directory.appendingPathComponent("tokens.db").path)
+        store = try SQLiteTokenStore(path: directory.appendingPathComponent("tokens.db").path)
         allMaps = try store.create(name: "all").token
         lobbyOnly = try store.create(name: "lobby-only", maps: ["lobby"]).token
         expired = try store.create(name: "old", lifetime: 60, now: Date().addingTimeInterval(-3600)).token

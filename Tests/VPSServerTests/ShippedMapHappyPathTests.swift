@@ -26,7 +26,7 @@ struct ShippedMapHappyPathTests {
     @Test func httpAnswersTheSamePoseAsTheInProcessLocalizer() async throws {
         let mapId = try #require(MapDirectory.mapIds(in: mapsDirectory).first)
         let localizer = try Localizer(map: try VPSMap.load(from: mapsDirectory.appendingPathComponent("\(mapId).vpsmap").path))
-        let store = try TokenStore(path: ":memory:")
+        let store = try SQLiteTokenStore(path: ":memory:")
         let token = try store.create(name: "happy-path", maps: [mapId]).token
         // The first request loads the map inside its time budget; on a test machine shared
         // with compilers that alone can pass the default 10 s, and this test is about poses.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import VPSServer
 
+/// `SQLiteTokenStore` against the contract every token store meets (`TokenStoreContract`),
+/// plus what is particular to it. `PostgreSQLTokenStoreTests` runs the same contract.
 @Suite struct TokenStoreTests {
     @Test func tokensHaveTheDocumentedShapeAndAreUnique() {
         let tokens = (0..<200).map { _ in AccessToken.generate() }
@@ -16,63 +18,51 @@ import VPSServer
     }
 
     @Test func verifyCoversEveryVerdict() throws {
-        let store = try TokenStore(path: ":memory:")
-        let now = Date()
-        let (good, _) = try store.create(name: "ci", now: now)
-        let (scoped, _) = try store.create(name: "scoped", maps: ["a", "b"], now: now)
-        let (shortLived, _) = try store.create(name: "short", lifetime: 60, now: now)
-        let (gone, goneRecord) = try store.create(name: "gone", now: now)
-        #expect(try store.revoke(id: goneRecord.id))
-        #expect(try !store.revoke(id: goneRecord.id))       // already revoked
-
-        #expect(store.verify(token: good, now: now) == .valid(TokenGrant(name: "ci", maps: nil)))
-        #expect(store.verify(token: scoped, now: now) == .valid(TokenGrant(name: "scoped", maps: ["a", "b"])))
-        #expect(store.verify(token: shortLived, now: now.addingTimeInterval(59)) != .expired)
-        #expect(store.verify(token: shortLived, now: now.addingTimeInterval(61)) == .expired)
-        #expect(store.verify(token: gone, now: now) == .revoked)
-        #expect(store.verify(token: AccessToken.generate(), now: now) == .unknown)
-        #expect(store.verify(token: "Bearer nonsense", now: now) == .malformed)
-        let grant = TokenGrant(name: "scoped", maps: ["a"])
-        #expect(grant.allows(mapId: "a") && !grant.allows(mapId: "c"))
-    }
-
-    @Test func theFileHoldsHashesNeverTokens() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString).db").path
-        defer { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) } }
-        let store = try TokenStore(path: path)
-        let (token, _) = try store.create(name: "secret-holder")
-        let randomPart = String(token.dropFirst(8))                // beyond the listed hint
-        for suffix in ["", "-wal"] {
-            if let data = FileManager.default.contents(atPath: path + suffix) {
-                #expect(String(decoding: data, as: UTF8.self).range(of: randomPart) == nil)
-            }
-        }
-        let listed = try TokenStore(path: path).list()
-        #expect(listed.map(\.name) == ["secret-holder"])
-        #expect(listed[0].hint == AccessToken.hint(token))
-        #expect(!listed[0].hint.contains(randomPart))
+        try TokenStoreContract.verifyCoversEveryVerdict(try SQLiteTokenStore(path: ":memory:"))
     }
 
     @Test func listAndRevokeByName() throws {
-        let store = try TokenStore(path: ":memory:")
-        _ = try store.create(name: "a")
-        _ = try store.create(name: "b", lifetime: 3600, maps: ["m1"])
-        _ = try store.create(name: "b")
-        #expect(try store.revoke(name: "b") == 2)
-        let list = try store.list()
-        #expect(list.map(\.name) == ["a", "b", "b"])
-        #expect(list.map { $0.status() } == ["active", "revoked", "revoked"])
-        #expect(list[1].maps == ["m1"])
-        #expect(list[1].expiresAt != nil)
+        try TokenStoreContract.listAndRevokeByName(try SQLiteTokenStore(path: ":memory:"))
+    }
+
+    @Test func aRevocationIsSeenByAnotherOpenerAtOnce() throws {
+        let path = temporaryTokenFile()
+        defer { removeTokenFile(path) }
+        try TokenStoreContract.revocationIsSeenByAnotherStoreAtOnce(try SQLiteTokenStore(path: path),
+                                                                    try SQLiteTokenStore(path: path))
+    }
+
+    @Test func theFileHoldsHashesNeverTokens() throws {
+        let path = temporaryTokenFile()
+        defer { removeTokenFile(path) }
+        try TokenStoreContract.storageHoldsHashesNeverTokens(try SQLiteTokenStore(path: path)) {
+            ["", "-wal"].compactMap { FileManager.default.contents(atPath: path + $0) }
+                .map { String(decoding: $0, as: UTF8.self) }.joined()
+        }
+        #expect(try SQLiteTokenStore(path: path).list().map(\.name) == ["secret-holder"])
+    }
+
+    @Test func aMissingOrUnwritableFileIsAClearError() {
+        #expect(throws: (any Error).self) { try TokenStoreLocation.open("/nonexistent-dir/tokens.db") }
+        #expect(TokenStoreLocation.isPostgreSQL("postgresql://u@h/db") && TokenStoreLocation.isPostgreSQL("postgres://h"))
+        #expect(!TokenStoreLocation.isPostgreSQL("tokens.db"))
+    }
+
+    private func temporaryTokenFile() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString).db").path
+    }
+
+    private func removeTokenFile(_ path: String) {
+        for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) }
     }
 
     @Test func lifetimesParse() {
-        #expect(TokenStore.parseLifetime("24h") == 86400)
-        #expect(TokenStore.parseLifetime("90s") == 90)
-        #expect(TokenStore.parseLifetime("30m") == 1800)
-        #expect(TokenStore.parseLifetime("7d") == 604800)
-        #expect(TokenStore.parseLifetime("2w") == 1209600)
-        for bad in ["", "h", "0h", "-1h", "1.5h", "12", "3y"] { #expect(TokenStore.parseLifetime(bad) == nil) }
+        #expect(TokenLifetime.parse("24h") == 86400)
+        #expect(TokenLifetime.parse("90s") == 90)
+        #expect(TokenLifetime.parse("30m") == 1800)
+        #expect(TokenLifetime.parse("7d") == 604800)
+        #expect(TokenLifetime.parse("2w") == 1209600)
+        for bad in ["", "h", "0h", "-1h", "1.5h", "12", "3y"] { #expect(TokenLifetime.parse(bad) == nil) }
     }
 }
 

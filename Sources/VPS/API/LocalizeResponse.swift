@@ -14,6 +14,9 @@ public struct LocalizeResponse: Sendable, Hashable, Codable {
 
     public var status: Status
     public var mapId: String
+    /// The content version (SHA-256 of the map file, hexadecimal) of the map that answered:
+    /// during a rollout, replicas serving the old and the new file say so.
+    public var mapVersion: String?
     /// `T_map_camera` when localized.
     public var pose: Pose?
     /// The map section the camera is in, when localized and known.
@@ -22,15 +25,20 @@ public struct LocalizeResponse: Sendable, Hashable, Codable {
     public var inliers: Int
     /// RMS reprojection error of the inliers, in pixels.
     public var reprojectionError: Double?
+    /// Tentative 2D–3D correspondences fed to the robust solver.
+    public var matches: Int?
+    /// Whether the request's prior was used (guided matching) rather than global retrieval.
+    public var usedPrior: Bool?
     /// Why the frame was not localized (e.g. "too few inliers (12 < 30)").
     public var reason: String?
     /// Milliseconds per stage (`decode`, `features`, `match`, `solve`, `total`, ...).
     public var timings: [String: Double]
 
     public init(status: Status, mapId: String, pose: Pose? = nil, sectionId: String? = nil, inliers: Int = 0,
-                reprojectionError: Double? = nil, reason: String? = nil, timings: [String: Double] = [:]) {
+                reprojectionError: Double? = nil, reason: String? = nil, timings: [String: Double] = [:], mapVersion: String? = nil,
+                matches: Int? = nil, usedPrior: Bool? = nil) {
         self.status = status; self.mapId = mapId; self.pose = pose; self.sectionId = sectionId
         self.inliers = inliers; self.reprojectionError = reprojectionError; self.reason = reason
-        self.timings = timings
+        self.timings = timings; self.mapVersion = mapVersion; self.matches = matches; self.usedPrior = usedPrior
     }
 }

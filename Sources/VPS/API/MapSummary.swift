@@ -7,9 +7,14 @@ public struct MapSummary: Sendable, Hashable, Codable, Identifiable {
     public var points: Int?
     /// Ids of the map's sections.
     public var sections: [String]
+    /// The map's content version: the SHA-256 of its file in hexadecimal. It changes when
+    /// the file is replaced, so a client sees a rollout (and which replicas have it).
+    public var version: String?
 
-    public init(id: String, name: String, keyframes: Int? = nil, points: Int? = nil, sections: [String] = []) {
+    public init(id: String, name: String, keyframes: Int? = nil, points: Int? = nil, sections: [String] = [],
+                version: String? = nil) {
         self.id = id; self.name = name; self.keyframes = keyframes; self.points = points; self.sections = sections
+        self.version = version
     }
 }
 
@@ -19,8 +24,8 @@ public struct MapList: Sendable, Hashable, Codable {
     public init(maps: [MapSummary]) { self.maps = maps }
 }
 
-/// The body of `GET /healthz`: `{"status": "ok", ...}`; `"stopping"` (HTTP 503) while the
-/// server drains for shutdown.
+/// The body of `GET /healthz`: `{"status": "ok", ...}`; `"draining"` (HTTP 503) after
+/// SIGTERM/SIGINT, while the server answers the requests it already has before exiting.
 public struct HealthStatus: Sendable, Hashable, Codable {
     public var status: String
     public var version: String

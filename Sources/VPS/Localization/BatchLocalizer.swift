@@ -2,13 +2,13 @@ import Foundation
 import Geometry
 import Synchronization
 
-/// Localizes every frame of a recorded session on all cores.
+/// Localizes every frame of a recorded session on all cores, with the embedded localizer
+/// or any other `FrameLocalizer` (the HTTP service: `arcloud localize --server`).
 ///
-/// Single-shot mode hands frames to workers one at a time. Tracking mode needs the
+/// Each worker is a thread of its own with its own frame localizer. Single-shot mode hands frames to workers one at a time. Tracking mode needs the
 /// previous result, so the session is cut into one contiguous run of frames per worker;
 /// each run starts single-shot and then tracks.
 public struct BatchLocalizer: Sendable {
-    public var localizer: Localizer
     public var mode: LocalizationMode
     /// Worker threads; defaults to the number of active cores.
     public var workers: Int
@@ -16,10 +16,23 @@ public struct BatchLocalizer: Sendable {
     /// to the localizer, as a phone SDK does; false localizes from the image alone.
     public var useGravity: Bool
 
+    /// The frame localizer of worker `i` (0-based), made when a run starts.
+    private let makeWorker: @Sendable (Int) throws -> any FrameLocalizer
+
+    /// A batch on the embedded localizer: worker 0 uses `localizer`, the others a worker
+    /// copy each (`Localizer.makeWorker()`).
     public init(localizer: Localizer, mode: LocalizationMode = .singleShot,
                 workers: Int = ProcessInfo.processInfo.activeProcessorCount, useGravity: Bool = true) {
-        self.localizer = localizer; self.mode = mode; self.workers = max(1, workers)
-        self.useGravity = useGravity
+        self.init(mode: mode, workers: workers, useGravity: useGravity) { i in
+            i == 0 ? localizer : try localizer.makeWorker()
+        }
+    }
+
+    /// A batch on any frame localizer; `makeWorker(i)` gives worker `i` its own.
+    public init(mode: LocalizationMode = .singleShot, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                useGravity: Bool = true, makeWorker: @escaping @Sendable (Int) throws -> any FrameLocalizer) {
+        self.mode = mode; self.workers = max(1, workers); self.useGravity = useGravity
+        self.makeWorker = makeWorker
     }
 
     /// Localizes `session` (stored in `directory`). `progress` is called after each frame
@@ -29,14 +42,14 @@ public struct BatchLocalizer: Sendable {
                     progress: (@Sendable (Int) -> Void)? = nil) throws -> (outcomes: [FrameOutcome], wallSeconds: Double) {
         let frames = session.frames
         let workerCount = min(workers, max(frames.count, 1))
-        let pool = try (0..<workerCount).map { i in i == 0 ? localizer : try localizer.makeWorker() }
+        let pool = try (0..<workerCount).map(makeWorker)
         let results = Mutex([FrameOutcome?](repeating: nil, count: frames.count))
         let done = Atomic<Int>(0)
         let start = DispatchTime.now().uptimeNanoseconds
         let camera = session.camera
         let useGravity = useGravity
 
-        @Sendable func localize(_ i: Int, with worker: Localizer, prior: Pose?) -> FrameOutcome {
+        @Sendable func localize(_ i: Int, with worker: any FrameLocalizer, prior: Pose?) -> FrameOutcome {
             let frame = frames[i]
             let result: LocalizationResult
             do {
@@ -55,7 +68,7 @@ public struct BatchLocalizer: Sendable {
         switch mode {
         case .singleShot:
             let next = Atomic<Int>(0)
-            DispatchQueue.concurrentPerform(iterations: workerCount) { w in
+            Self.onThreads(workerCount) { w in
                 while true {
                     let i = next.add(1, ordering: .relaxed).oldValue
                     if i >= frames.count { break }
@@ -64,7 +77,7 @@ public struct BatchLocalizer: Sendable {
             }
         case .tracking:
             let runLength = (frames.count + workerCount - 1) / workerCount
-            DispatchQueue.concurrentPerform(iterations: workerCount) { w in
+            Self.onThreads(workerCount) { w in
                 var tracker = OdometryTracker()
                 for i in (w * runLength)..<min((w + 1) * runLength, frames.count) {
                     let prior = tracker.predict(odometry: frames[i].odometry)
@@ -76,5 +89,22 @@ public struct BatchLocalizer: Sendable {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let outcomes = results.withLock { $0.compactMap { $0 } }
         return (outcomes, seconds)
+    }
+
+    /// Runs `body(0..<count)` on `count` threads at once and waits for all of them. Own
+    /// threads rather than `concurrentPerform`, which runs no more at once than there are
+    /// cores: a worker waiting on the network must not hold back the others.
+    private static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let group = DispatchGroup()
+        for w in 0..<count {
+            group.enter()
+            let thread = Thread {
+                body(w)
+                group.leave()
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        group.wait()
     }
 }

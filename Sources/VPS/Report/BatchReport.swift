@@ -29,11 +29,25 @@ public struct BatchReport: Sendable {
     /// The report of a run of `session` (stored in `directory`) against `map`.
     public init(session: RecordedSession, in directory: URL, map: VPSMap, mode: String,
                 outcomes: [FrameOutcome], summary: AccuracySummary) {
-        var images: [String: URL] = [:]
-        // A path that leaves the session folder gets no picture (the report says so), not a read.
-        for f in session.frames { images[f.id] = try? RecordedSession.imageURL(of: f, in: directory) }
         self.init(sessionName: session.name, mapName: map.metadata.name, mode: mode, outcomes: outcomes,
-                  summary: summary, map: ReportMap(map), camera: session.camera, frameImages: images)
+                  summary: summary, map: ReportMap(map), camera: session.camera,
+                  frameImages: Self.frameImages(of: session, in: directory))
+    }
+
+    /// The report of a run of `session` against a map known only by name (a run over the
+    /// HTTP service): the same figures and frames, without the map drawn under them.
+    public init(session: RecordedSession, in directory: URL, mapName: String, mode: String,
+                outcomes: [FrameOutcome], summary: AccuracySummary) {
+        self.init(sessionName: session.name, mapName: mapName, mode: mode, outcomes: outcomes,
+                  summary: summary, camera: session.camera, frameImages: Self.frameImages(of: session, in: directory))
+    }
+
+    /// Each frame's image file. A path that leaves the session folder gets no picture (the
+    /// report says so), not a read.
+    private static func frameImages(of session: RecordedSession, in directory: URL) -> [String: URL] {
+        var images: [String: URL] = [:]
+        for f in session.frames { images[f.id] = try? RecordedSession.imageURL(of: f, in: directory) }
+        return images
     }
 
     /// The file names written into the output folder.

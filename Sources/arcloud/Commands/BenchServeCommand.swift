@@ -73,7 +73,7 @@ struct BenchServeCommand: Command {
             Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) * 1e-15
         }
 
-        let store = try TokenStore(path: ":memory:")
+        let store = try SQLiteTokenStore(path: ":memory:")
         let token = try store.create(name: "bench").token
         let server = VPSServer(engine: engine, tokens: store, configuration: VPSServerConfiguration(
             port: 0, threads: try args.int("threads", default: VPSServerConfiguration.defaultThreads, range: 1...256),

@@ -7,6 +7,8 @@ struct LocalizeCommand: Command {
     static let help = """
         USAGE: arcloud localize --map <file.vpsmap> <session dir> [--mode single-shot|tracking]
                                 [--out <dir>] [--workers N] [--features N] [--no-gravity]
+               arcloud localize --server <url> --token <token> --map <map id> <session dir>
+                                [--concurrency N] [--mode ...] [--out <dir>] [--no-gravity]
 
         Localizes every frame of a recorded session with the embedded localizer, on all
         cores, and writes into the output folder:
@@ -19,6 +21,12 @@ struct LocalizeCommand: Command {
                             matches, latency, sortable per-frame table
         The summary also prints to standard output.
 
+        With --server the frames go to the HTTP service (`arcloud serve`, or nginx in front
+        of several replicas) instead, N requests at a time: the same outputs, the same poses
+        on the same map. Transient failures (no answer, 502/503/504, 429) are retried with
+        exponential backoff and jitter, up to 6 attempts within 20 s per frame; a frame
+        that still fails is written as not localized and the command exits 1.
+
         OPTIONS:
           --map <file>       The map (.vpsmap) to localize against (required)
           --mode <mode>      single-shot (each frame alone, default) or tracking (previous
@@ -30,10 +38,17 @@ struct LocalizeCommand: Command {
                              (from its gravity-aligned odometry) goes with it, as a phone SDK
                              sends it: pose hypotheses then need two matches instead of three
 
+          --server <url>     Localize through the service at this URL (http://host:port);
+                             --map then names a map id served there
+          --token <token>    Bearer token for --server (default: $ARCLOUD_TOKEN)
+          --concurrency <N>  Requests in flight with --server (default: 4)
+
         EXAMPLE:
           arcloud localize --map Maps/gallery.vpsmap Datasets/gallery-query-walk
+          arcloud localize --server http://127.0.0.1:8080 --token "$TOKEN" --map gallery \\
+                           Datasets/gallery-query-walk --concurrency 8
         """
-    static let options: Set<String> = ["map", "mode", "out", "workers", "features"]
+    static let options: Set<String> = ["map", "mode", "out", "workers", "features", "server", "token", "concurrency"]
     static let switches: Set<String> = ["no-gravity"]
 
     static func run(_ args: Arguments) async throws -> Int32 {
@@ -44,10 +59,6 @@ struct LocalizeCommand: Command {
                                                                     default: LocalizationMode.singleShot.rawValue)) else {
             throw UsageError("bad --mode")
         }
-        let workers = try args.positiveInt("workers", default: ProcessInfo.processInfo.activeProcessorCount, max: 256)
-        var options = LocalizerOptions()
-        options.orb.featureCount = try args.int("features", default: options.orb.featureCount, range: 100...20000)
-
         let sessionURL = URL(fileURLWithPath: sessionPath)
         let session = try RecordedSession.load(from: sessionURL)
         // A session no frame of which can localize is a failure, not an empty success.
@@ -57,21 +68,51 @@ struct LocalizeCommand: Command {
         if session.frames.isEmpty { throw CommandFailure("\(sessionPath): the session has no frames") }
         let out = URL(fileURLWithPath: args.value("out") ?? "out/\(session.name)")
         try OutputLocation.prepareFolder(out.path, for: "--out")
-        let map = try VPSMap.load(from: mapPath)
-        let localizer = try Localizer(map: map, options: options)
+        let useGravity = !args.has("no-gravity")
+
+        let batch: BatchLocalizer
+        let mapName: String
+        let workers: Int
+        var service: ServiceFrameLocalizer?
+        var localMap: VPSMap?
+        if let server = args.value("server") {
+            for local in ["workers", "features"] where args.value(local) != nil {
+                throw UsageError("--\(local) is for the embedded localizer; with --server use --concurrency")
+            }
+            workers = try args.positiveInt("concurrency", default: 4, max: 256)
+            let remote = try await LocalizeOverService.connect(server: server, token: args.value("token"), mapId: mapPath)
+            service = remote.localizer
+            mapName = remote.mapName
+            batch = BatchLocalizer(mode: mode, workers: workers, useGravity: useGravity) { _ in remote.localizer }
+        } else {
+            if args.value("token") != nil || args.value("concurrency") != nil {
+                throw UsageError("--token and --concurrency go with --server")
+            }
+            workers = try args.positiveInt("workers", default: ProcessInfo.processInfo.activeProcessorCount, max: 256)
+            var options = LocalizerOptions()
+            options.orb.featureCount = try args.int("features", default: options.orb.featureCount, range: 100...20000)
+            let map = try VPSMap.load(from: mapPath)
+            mapName = map.metadata.name
+            localMap = map
+            batch = BatchLocalizer(localizer: try Localizer(map: map, options: options), mode: mode, workers: workers,
+                                   useGravity: useGravity)
+        }
 
         let progress = ProgressReporter(label: "localize \(session.name)", total: session.frames.count)
-        let batch = BatchLocalizer(localizer: localizer, mode: mode, workers: workers, useGravity: !args.has("no-gravity"))
         let sessionFolder = sessionURL.hasDirectoryPath || sessionURL.pathExtension != "json"
             ? sessionURL : sessionURL.deletingLastPathComponent()
         let (outcomes, seconds) = try batch.run(session, in: sessionFolder) { progress.update($0) }
         let summary = AccuracySummary(outcomes: outcomes, wallSeconds: seconds)
-        let report = BatchReport(session: session, in: sessionFolder, map: map, mode: mode.rawValue,
-                                 outcomes: outcomes, summary: summary)
+        let report = localMap.map {
+            BatchReport(session: session, in: sessionFolder, map: $0, mode: mode.rawValue, outcomes: outcomes, summary: summary)
+        } ?? BatchReport(session: session, in: sessionFolder, mapName: mapName, mode: mode.rawValue,
+                         outcomes: outcomes, summary: summary)
         try report.write(to: out)
-        print("session \(session.name) against map \(map.metadata.name), mode \(mode.rawValue), \(workers) workers")
+        print("session \(session.name) against map \(mapName), mode \(mode.rawValue), "
+              + (service.map { "\($0.client.baseURL), \(workers) requests at a time" } ?? "\(workers) workers"))
         print(summary.text)
         print("wrote \(out.path)/{\(BatchReport.File.results),\(BatchReport.File.trajectory),\(BatchReport.File.summary),\(BatchReport.File.report)}")
+        if let service { return LocalizeOverService.finish(service, frames: session.frames.count) }
         return 0
     }
 }

@@ -7,7 +7,8 @@ struct ServeCommand: Command {
     static let name = "serve"
     static let summary = "Run the VPS HTTP service (localize, maps, scenes, health, metrics)"
     static let help = """
-        USAGE: arcloud serve --maps <dir> --db <tokens-file> [--host 127.0.0.1] [--port 8080]
+        USAGE: arcloud serve --maps <dir> --db <tokens-file|postgresql://…>
+                             [--host 127.0.0.1] [--port 8080]
                              [--threads N] [--workers N] [--queue 64] [--budget 10]
                              [--max-megapixels 12.2] [--max-connections 256]
                              [--max-connections-per-client 32] [--timeout 15]
@@ -20,7 +21,8 @@ struct ServeCommand: Command {
           GET  /v1/maps/{id}/scene    sections, AR objects, navigation graph
           GET  /healthz, GET /metrics (no token needed; Prometheus text format)
         /v1 routes need `Authorization: Bearer <token>` with a token from
-        `arcloud token create --db <tokens-file>`.
+        `arcloud token create --db <same --db>`. Every request checks the token store, so a
+        revocation applies at once; replicas that share a PostgreSQL store all honour it.
 
         Localizations run on --workers threads (one per core by default), never on the
         connection threads, so /healthz, /metrics and /v1/maps stay fast under load. When
@@ -34,7 +36,9 @@ struct ServeCommand: Command {
 
         OPTIONS:
           --maps <dir>            Directory of .vpsmap files (required)
-          --db <file>             Token file, created when missing (required)
+          --db <file|url>         Token store (required): an SQLite file, created when
+                                  missing, or a PostgreSQL URL (postgresql://user@host/db)
+                                  shared by every replica; its table is created when missing
           --host <address>        IPv4/IPv6 address to bind (default 127.0.0.1)
           --port <n>              Port; 0 picks a free one (default 8080)
           --threads <n>           Connection threads (default: the cores, at least 2)
@@ -90,10 +94,7 @@ struct ServeCommand: Command {
             minBodyBytesPerSecond: try args.int("min-body-rate", default: 4096, range: 0...1_000_000_000),
             maxBodyBytes: try args.int("max-body-mb", default: 16, range: 1...1024) << 20,
             shutdownGracePeriodSeconds: try number(args, "drain-timeout", default: 10, range: 0...3600))
-        let tokens: TokenStore
-        do { tokens = try TokenStore(path: try args.require("db")) } catch {
-            throw CommandFailure("cannot open the token file: \(error)")
-        }
+        let tokens = try TokenStoreArgument.open(try args.require("db"))
         let accessLog = try openAccessLog(args.value("access-log") ?? "-")
         let engine = MapDirectoryEngine(directory: URL(fileURLWithPath: mapsDir, isDirectory: true),
                                         cacheCapacity: try args.int("cache-maps", default: 4, range: 1...1000))

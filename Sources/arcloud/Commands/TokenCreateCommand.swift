@@ -5,14 +5,15 @@ struct TokenCreateCommand: Command {
     static let name = "token create"
     static let summary = "Issue a bearer token for the HTTP service (printed once)"
     static let help = """
-        USAGE: arcloud token create --db <tokens-file> --name <name> [--expires 24h] [--maps a,b]
+        USAGE: arcloud token create --db <tokens-file|postgresql://…> --name <name> [--expires 24h] [--maps a,b]
 
         Creates a random token (`arc_` + 43 base64url characters, 256 random bits), stores
-        only its SHA-256 hash in <tokens-file> (created when missing) and prints the token
+        only its SHA-256 hash in the token store (created when missing) and prints the token
         on stdout. It cannot be shown again: keep it.
 
         OPTIONS:
-          --db <file>        Token file shared with `arcloud serve --db` (required)
+          --db <file|url>    Token store shared with `arcloud serve --db` (required): an
+                             SQLite file or a PostgreSQL URL
           --name <name>      Who or what the token is for; logged with each request (required)
           --expires <time>   Lifetime: a whole number with s, m, h, d or w (e.g. 90m, 24h, 7d);
                              default never
@@ -31,7 +32,7 @@ struct TokenCreateCommand: Command {
         guard !name.isEmpty, name.count <= 100 else { throw UsageError("--name must be 1 to 100 characters") }
         var lifetime: TimeInterval?
         if let e = args.value("expires") {
-            guard let l = TokenStore.parseLifetime(e) else {
+            guard let l = TokenLifetime.parse(e) else {
                 throw UsageError("--expires needs a whole number with s, m, h, d or w (e.g. 24h), got '\(e)'")
             }
             lifetime = l
@@ -45,9 +46,10 @@ struct TokenCreateCommand: Command {
             }
             maps = ids
         }
-        let created: (token: String, record: TokenStore.Record)
-        do { created = try TokenStore(path: path).create(name: name, lifetime: lifetime, maps: maps) } catch {
-            throw CommandFailure("cannot write the token file: \(error)")
+        let created: (token: String, record: TokenRecord)
+        let store = try TokenStoreArgument.open(path)
+        do { created = try store.create(name: name, lifetime: lifetime, maps: maps) } catch {
+            throw CommandFailure("cannot write to the token store \(store.location): \(error)")
         }
         print(created.token)
         var note = "arcloud: token create: issued token \(created.record.id) '\(name)'"

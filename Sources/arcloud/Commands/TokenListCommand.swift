@@ -5,14 +5,14 @@ struct TokenListCommand: Command {
     static let name = "token list"
     static let summary = "List issued tokens (never the tokens themselves)"
     static let help = """
-        USAGE: arcloud token list --db <tokens-file> [--json]
+        USAGE: arcloud token list --db <tokens-file|postgresql://…> [--json]
 
         One line per token: id, status (active, expired, revoked), name, hint (the first
         characters only), created, expires and allowed maps.
 
         OPTIONS:
-          --db <file>   Token file (required)
-          --json        One JSON object per line instead of a table
+          --db <file|url>  Token store (required): an SQLite file or a PostgreSQL URL
+          --json           One JSON object per line instead of a table
         """
     static let options: Set<String> = ["db"]
     static let switches: Set<String> = ["json"]
@@ -24,9 +24,10 @@ struct TokenListCommand: Command {
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.noExtraPositionals(beyond: 0)
         let path = try args.require("db")
-        guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("no token file at '\(path)'") }
-        let records: [TokenStore.Record]
-        do { records = try TokenStore(path: path).list() } catch { throw CommandFailure("\(error)") }
+        let records: [TokenRecord]
+        do { records = try TokenStoreArgument.openExisting(path).list() } catch let e as CommandFailure { throw e } catch {
+            throw CommandFailure("\(error)")
+        }
         let now = Date()
         if args.has("json") {
             for r in records {

@@ -5,14 +5,14 @@ struct TokenRevokeCommand: Command {
     static let name = "token revoke"
     static let summary = "Revoke a token by id or name (takes effect on running servers at once)"
     static let help = """
-        USAGE: arcloud token revoke --db <tokens-file> (--id <n> | --name <name>)
+        USAGE: arcloud token revoke --db <tokens-file|postgresql://…> (--id <n> | --name <name>)
 
         Marks the token revoked; a running `arcloud serve` refuses it (401) from its next
-        request on. With --name every unrevoked token of that name is revoked.
+        request on (every replica sharing a PostgreSQL store). With --name every unrevoked token of that name is revoked.
         Exits 1 when nothing matched.
 
         OPTIONS:
-          --db <file>     Token file (required)
+          --db <file|url> Token store (required): an SQLite file or a PostgreSQL URL
           --id <n>        The id shown by `arcloud token list`
           --name <name>   The name given at creation
         """
@@ -22,9 +22,7 @@ struct TokenRevokeCommand: Command {
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.noExtraPositionals(beyond: 0)
         let path = try args.require("db")
-        guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("no token file at '\(path)'") }
-        let store: TokenStore
-        do { store = try TokenStore(path: path) } catch { throw CommandFailure("\(error)") }
+        let store = try TokenStoreArgument.openExisting(path)
         switch (args.value("id"), args.value("name")) {
         case (let id?, nil):
             guard let n = Int64(id) else { throw UsageError("--id needs a whole number, got '\(id)'") }

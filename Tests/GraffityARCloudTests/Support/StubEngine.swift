@@ -38,10 +38,10 @@ final class StubEngine: LocalizationEngine {
 final class LocalVPSServer {
     let server: VPSServer
     let engine = StubEngine()
-    let tokens: TokenStore
+    let tokens: SQLiteTokenStore
 
     /// A server on `port` (0: any free port) checking tokens against `tokens`.
-    init(port: UInt16 = 0, tokens: TokenStore) throws {
+    init(port: UInt16 = 0, tokens: SQLiteTokenStore) throws {
         self.tokens = tokens
         server = VPSServer(engine: engine, tokens: tokens,
                            configuration: VPSServerConfiguration(port: port, threads: 2, connectionTimeoutSeconds: 5))
@@ -53,9 +53,9 @@ final class LocalVPSServer {
     deinit { server.stop(gracePeriod: .seconds(1)) }
 
     /// A token store in a fresh temporary folder.
-    static func makeTokenStore() throws -> TokenStore {
+    static func makeTokenStore() throws -> SQLiteTokenStore {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-vps-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return try TokenStore(path: directory.appendingPathComponent("tokens.db").path)
+        return try SQLiteTokenStore(path: directory.appendingPathComponent("tokens.db").path)
     }
 }

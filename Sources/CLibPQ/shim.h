@@ -1,0 +1,3 @@
+#pragma once
+// libpq, PostgreSQL's C client (Debian libpq-dev; include path from pkg-config libpq).
+#include <libpq-fe.h>
