@@ -1,21 +1,28 @@
 #!/usr/bin/env bash
 # What a multi-machine deployment runs, on one machine: a PostgreSQL server holding the
-# tokens, N `arcloud serve` replicas (release build) sharing it, and nginx in front with
+# tokens, N `arcloud serve` replicas sharing it, and nginx in front with
 # deploy/nginx/arcloud-balancer.conf.
 #
-#   scripts/cluster.sh up [N]   start everything (N replicas, default 3); prints the URL
-#   scripts/cluster.sh test     localizations, a revocation and a replica kill through the
+#   scripts/cluster.sh up [N]   start everything (N replicas, default 2); prints the URL
+#   scripts/cluster.sh test [N] localizations, a revocation and a replica kill through the
 #                               balancer; fails on any client error. Starts the cluster
-#                               first (and stops it after) when it is not up.
+#                               first (and always stops it after) when it is not up.
 #   scripts/cluster.sh down     stop everything and remove the scratch folder
 #
 # State lives in $ARCLOUD_CLUSTER_DIR (default: a folder under /tmp named after this
 # checkout): cluster.env, logs, the PostgreSQL data, the rendered nginx config.
+# ARCLOUD_CLUSTER_BUILD=release (default) runs a release build of arcloud, as a deployment
+# does; =debug runs the test build (`swift build -Xcxx -O2`, as scripts/test.sh builds it),
+# which CI has already built.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 dir=${ARCLOUD_CLUSTER_DIR:-${TMPDIR:-/tmp}/arcloud-cluster-$(id -u)-$(printf '%s' "$repo" | cksum | cut -d' ' -f1)}
-arcloud=$repo/.build/release/arcloud
+case "${ARCLOUD_CLUSTER_BUILD:-release}" in
+  release) build_flags=(-c release) ;;
+  debug) build_flags=(-Xcxx -O2) ;;
+  *) echo "cluster: ARCLOUD_CLUSTER_BUILD must be release or debug" >&2; exit 2 ;;
+esac
 map_id=gallery
 session=$repo/Datasets/gallery-query-walk
 
@@ -40,8 +47,9 @@ nginx_bin() {
 # Starts replica $1 (1-based) on a free port; waits for its "listening" line.
 start_replica() {
   local i=$1 out="$dir/replica-$1.out"
+  # Every connection comes from nginx's address: no per-client connection cap.
   "$arcloud" serve --maps "$dir/maps" --db "$PG_URL" --port 0 --access-log "$dir/replica-$i.access.log" \
-    >"$out" 2>"$dir/replica-$i.err" &
+    --max-connections-per-client 0 >"$out" 2>"$dir/replica-$i.err" &
   echo $! >"$dir/replica-$i.pid"
   for _ in $(seq 1 300); do
     if grep -q "listening on" "$out" 2>/dev/null; then
@@ -73,7 +81,9 @@ pid $dir/nginx/nginx.pid;
 error_log $dir/nginx/error.log warn;
 events { worker_connections 1024; }
 http {
-    access_log $dir/nginx/access.log;
+    # Which replicas each request went to ("a, b" when nginx retried it on another).
+    log_format upstreams '\$request_method \$uri \$status upstreams=\$upstream_addr statuses=\$upstream_status';
+    access_log $dir/nginx/access.log upstreams;
     client_body_temp_path $dir/nginx/temp/body;
     proxy_temp_path $dir/nginx/temp/proxy;
     fastcgi_temp_path $dir/nginx/temp/fastcgi;
@@ -84,16 +94,26 @@ http {
 EOF
 }
 
+# Where the build puts arcloud.
+arcloud_path() { echo "$(swift build "${build_flags[@]}" --show-bin-path)/arcloud"; }
+
+build_arcloud() {
+  local log=${TMPDIR:-/tmp}/arcloud-cluster-build.log
+  say "building arcloud (${ARCLOUD_CLUSTER_BUILD:-release})"
+  swift build "${build_flags[@]}" --product arcloud >"$log" 2>&1 || { tail -30 "$log" >&2; fail "build"; }
+}
+
 up() {
-  REPLICAS=${1:-3}
+  REPLICAS=${1:-2}
   [ -f "$dir/cluster.env" ] && fail "already up ($dir/cluster.env); run scripts/cluster.sh down first"
   local started=$SECONDS
-  scripts/setup.sh
-  say "building arcloud (release)"
-  swift build -c release --product arcloud >"${TMPDIR:-/tmp}/arcloud-cluster-build.log" 2>&1 \
-    || { tail -30 "${TMPDIR:-/tmp}/arcloud-cluster-build.log" >&2; fail "release build"; }
+  scripts/setup.sh >/dev/null
+  build_arcloud
   rm -rf "$dir"; mkdir -p "$dir/maps"
+  # From here on a failure stops whatever was started.
+  trap 'down' EXIT
   cp "$repo/Maps/$map_id.vpsmap" "$dir/maps/"
+  arcloud=$(arcloud_path)
   say "starting PostgreSQL in $dir/postgres"
   PG_URL=$(scripts/postgres-scratch.sh start "$dir/postgres")
   # Create the tokens table once, before replicas race for it.
@@ -101,16 +121,20 @@ up() {
   for i in $(seq 1 "$REPLICAS"); do start_replica "$i"; done
   NGINX_PORT=$(free_port)
   render_nginx
-  "$(nginx_bin)" -t -q -c "$dir/nginx/nginx.conf" -p "$dir/nginx" 2>"$dir/nginx/configtest.log" \
+  # -e: nginx's own error log in the scratch folder from the start (not /var/log/nginx).
+  "$(nginx_bin)" -t -q -e "$dir/nginx/error.log" -c "$dir/nginx/nginx.conf" -p "$dir/nginx" 2>"$dir/nginx/configtest.log" \
     || { cat "$dir/nginx/configtest.log" >&2; fail "nginx rejects the rendered config"; }
-  "$(nginx_bin)" -c "$dir/nginx/nginx.conf" -p "$dir/nginx"
+  "$(nginx_bin)" -e "$dir/nginx/error.log" -c "$dir/nginx/nginx.conf" -p "$dir/nginx"
+  for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$NGINX_PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+  curl -fsS "http://127.0.0.1:$NGINX_PORT/healthz" >/dev/null || fail "GET /healthz through nginx"
   cat >"$dir/cluster.env" <<EOF
 PG_URL='$PG_URL'
 REPLICAS=$REPLICAS
 NGINX_PORT=$NGINX_PORT
 BALANCER=http://127.0.0.1:$NGINX_PORT
+arcloud='$arcloud'
 EOF
-  for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$NGINX_PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+  trap - EXIT
   local ports; ports=$(cat "$dir"/replica-*.port | tr '\n' ' ')
   say "up in $((SECONDS - started)) s: balancer http://127.0.0.1:$NGINX_PORT, replicas on ports $ports, tokens in $PG_URL"
 }
@@ -168,9 +192,11 @@ localize_through_balancer() {
 status_of() { curl -sS -o /dev/null -w '%{http_code}' --max-time 10 "$@" || echo "000"; }
 
 cluster_test() {
-  local started=$SECONDS own=0
-  if [ ! -f "$dir/cluster.env" ]; then up "${1:-3}"; own=1; trap 'down' EXIT; fi
+  local started=$SECONDS
+  # A cluster this test starts is stopped however the test ends.
+  if [ ! -f "$dir/cluster.env" ]; then up "${1:-2}"; trap 'down' EXIT; fi
   load_env
+  rm -rf "$dir/test"; mkdir -p "$dir/test"
   CAMERA=$(python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["camera"], separators=(",",":")))' "$session/session.json")
   mapfile -t frames < <(ls "$session/frames" | sed 's/\.jpg$//' | sort)
   local token rc
@@ -205,6 +231,13 @@ cluster_test() {
   done
   say "localized ${#frames[@]} frames through the balancer in $((SECONDS - t0)) s ($(grep -o 'success rate [0-9.]* %' "$dir/test/batch.out")); per replica: $spread"
   for n in $spread; do [ "$n" -gt 0 ] || fail "a replica served no localization (spread: $spread)"; done
+  #    The same frames localized in this process, on the same map file: the same poses.
+  "$arcloud" localize --map "$dir/maps/$map_id.vpsmap" "$session" --out "$dir/test/embedded" >"$dir/test/embedded.out" 2>&1 \
+    || { cat "$dir/test/embedded.out" >&2; fail "the embedded run"; }
+  cmp -s "$dir/test/embedded/trajectory.tum" "$dir/test/batch/trajectory.tum" \
+    || { diff "$dir/test/embedded/trajectory.tum" "$dir/test/batch/trajectory.tum" | head -6 >&2
+         fail "the poses through the balancer differ from the embedded run's"; }
+  say "poses through the balancer equal the embedded run's ($(grep -vc "^#" "$dir/test/batch/trajectory.tum") localized frames, trajectory.tum identical)"
 
   # 3. Revocation: a second token works on every replica, is revoked once, and then
   #    every replica (and the balancer) refuses it on the very next request.
@@ -221,13 +254,23 @@ cluster_test() {
     [ "$rc" = 401 ] || fail "replica $i answered $rc, not 401, right after the revocation"
   done
   rc=$(localize_frame "$BALANCER" "$doomed" "$dir/test/revoked.json" "${frames[0]}")
-  [ "$rc" = 401 ] && grep -q '"revoked' "$dir/test/revoked.json" || fail "the balancer answered $rc to a revoked token"
+  [ "$rc" = 401 ] && grep -q 'invalid_token.*revoked' "$dir/test/revoked.json" || fail "the balancer answered $rc to a revoked token"
   say "revocation: all $REPLICAS replicas and the balancer refuse the revoked token at once (401)"
 
   # 4. A replica killed (SIGKILL, no drain) while localizations run: every request
-  #    still succeeds, retried by nginx on the others.
-  local victim=$REPLICAS counts
-  ( sleep 1; kill -9 "$(cat "$dir/replica-$victim.pid")" ) &
+  #    still succeeds, nginx retrying on the others what the dead replica held or refused.
+  #    The kill comes once the victim has answered 5 of this batch's localizations, so it
+  #    lands mid-batch however fast the machine is.
+  local victim=$REPLICAS counts before_victim before_nginx
+  before_victim=$(grep -c '"/v1/localize"' "$dir/replica-$victim.access.log" || true)
+  before_nginx=$(wc -l <"$dir/nginx/access.log")
+  (
+    for _ in $(seq 1 600); do
+      [ "$(grep -c '"/v1/localize"' "$dir/replica-$victim.access.log" || true)" -ge $((before_victim + 5)) ] && break
+      sleep 0.05
+    done
+    kill -9 "$(cat "$dir/replica-$victim.pid")"
+  ) &
   local killer=$!
   t0=$SECONDS
   counts=$(localize_through_balancer "$token" kill "${frames[@]}")
@@ -236,7 +279,10 @@ cluster_test() {
   counts+=" then $(localize_through_balancer "$token" after-kill "${frames[@]}")"
   grep -L "\"mapVersion\":\"$version\"" "$dir/test/kill"/*.json "$dir/test/after-kill"/*.json | head -1 | grep -q . \
     && fail "a localize answer lacks mapVersion $version"
-  say "replica $victim killed (SIGKILL) 1 s into $(( ${#frames[@]} * 2 )) curl localizations: all answered 200 in $((SECONDS - t0)) s ($counts)"
+  local retried
+  retried=$(tail -n +"$((before_nginx + 1))" "$dir/nginx/access.log" | grep -c '^POST /v1/localize 200 upstreams=[^ ]*, ' || true)
+  [ "$retried" -gt 0 ] || fail "no localization was retried on another replica: the kill did not land mid-batch"
+  say "replica $victim killed (SIGKILL) mid-batch during $(( ${#frames[@]} * 2 )) curl localizations: all answered 200 in $((SECONDS - t0)) s, $retried retried by nginx on another replica ($counts)"
   rm -f "$dir/replica-$victim.pid"
 
   # 5. nginx's own answers are JSON; /metrics is not public.
@@ -250,7 +296,7 @@ cluster_test() {
   }
   check_json 404 "GET /metrics through the balancer" "$BALANCER/metrics"
   check_json 414 "a 100 KB URL" "$BALANCER/healthz?$(head -c 100000 /dev/zero | tr '\0' a)"
-  check_json 431 "200 KB of headers" -H "X-Big: $(head -c 20000 /dev/zero | tr '\0' a)" "$BALANCER/healthz"
+  check_json 431 "a 20 KB header line" -H "X-Big: $(head -c 20000 /dev/zero | tr '\0' a)" "$BALANCER/healthz"
   check_json 413 "a 20 MB body" -H "Authorization: Bearer $token" -H "Content-Type: multipart/form-data; boundary=x" \
     --data-binary @<(head -c 20000000 /dev/zero) "$BALANCER/v1/localize"
   local garbage
