@@ -25,8 +25,8 @@ let package = Package(
             dependencies: ["COpenCV", "CEigen"],
             cxxSettings: [.define("NDEBUG"), .define("EIGEN_NO_DEBUG")],
             linkerSettings: [
-                // libpng directly for PNGs: its errors must not print (png_decode.cpp).
-                .linkedLibrary("png16"), .linkedLibrary("m"), .linkedLibrary("stdc++"),
+                // libpng and libjpeg directly: their messages must not print (png_decode.cpp, jpeg_decode.cpp).
+                .linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("m"), .linkedLibrary("stdc++"),
             ]
         ),
         .systemLibrary(name: "COpenCV", path: "Sources/COpenCV", pkgConfig: "opencv4",

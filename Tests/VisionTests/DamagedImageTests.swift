@@ -68,6 +68,15 @@ import Vision
         #expect(!printed.contains("libpng"), "libpng printed: \(printed)")
     }
 
+    @Test func damagedJPEGDataSaysNothingOnStderr() throws {
+        var jpg = try SyntheticImages.encode(try SyntheticImages.texture(width: 96, height: 64, seed: 12), as: .jpeg)
+        // Overwrite the middle of the entropy-coded data (the end-of-image marker stays).
+        for i in stride(from: jpg.count / 2, to: jpg.count / 2 + 40, by: 1) { jpg[i] = 0x00 }
+        jpg[jpg.count / 2 + 41] = 0xFF; jpg[jpg.count / 2 + 42] = 0xD3   // a stray restart marker
+        let printed = try standardError { _ = decodeError(jpg) }
+        #expect(printed.isEmpty, "the JPEG decoder printed: \(printed)")
+    }
+
     @Test func colourPNGsBecomeGrayAsOpenCVMakesThem() throws {
         // RGB (200, 100, 50): 0.299 R + 0.587 G + 0.114 B = 124.2.
         let rgb = RenderedImage(width: 8, height: 4, pixels: [UInt8]((0..<32).flatMap { _ in [200, 100, 50] as [UInt8] }))

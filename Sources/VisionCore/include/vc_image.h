@@ -37,7 +37,9 @@ vc_status vc_image_probe(const uint8_t *data, size_t len, vc_image_info *info);
  * VC_DEFAULT_MAX_PIXELS when max_pixels <= 0) gives VC_ERR_TOO_LARGE without decoding.
  * When out_capacity < width*height the call returns VC_ERR_BUFFER_TOO_SMALL with *info
  * filled, so the caller can size the buffer and call again. On VC_OK, *info holds the size.
- * Errors as vc_image_probe, plus VC_ERR_DECODE for pixel data that does not decode. */
+ * Errors as vc_image_probe, plus VC_ERR_DECODE for pixel data that does not decode or is
+ * damaged (libjpeg's "corrupt data" warnings count). Nothing is printed: libpng and libjpeg
+ * run behind error handlers of our own. */
 vc_status vc_image_decode_gray(const uint8_t *data, size_t len, int64_t max_pixels,
                                uint8_t *out, size_t out_capacity, vc_image_info *info);
 

@@ -1,6 +1,7 @@
 // JPEG/PNG header probing and grayscale decode into a caller buffer.
 #include "vc_image.h"
 #include "internal.hpp"
+#include "jpeg_decode.hpp"
 #include "png_decode.hpp"
 #include <array>
 #include <climits>
@@ -143,9 +144,11 @@ extern "C" vc_status vc_image_decode_gray(const uint8_t *data, size_t len, int64
             return vc::fail(VC_ERR_BUFFER_TOO_SMALL, "output buffer is smaller than width*height");
         if (info->format == VC_IMAGE_FORMAT_PNG)
             return vc::decode_png_gray(data, len, info->width, info->height, out);
-        // Decode into a fresh Mat, never into the caller's buffer: handed a destination,
-        // imdecode leaves it as it was when the decoder fails, so a damaged file read as
-        // a blank (or stale) image instead of an error.
+        const vc_status jpeg = vc::decode_jpeg_gray(data, len, info->width, info->height, out);
+        if (jpeg != VC_ERR_UNSUPPORTED_FORMAT) return jpeg;
+        // CMYK JPEGs: OpenCV's conversion. Decode into a fresh Mat, never into the caller's
+        // buffer: handed a destination, imdecode leaves it as it was when the decoder
+        // fails, so a damaged file read as a blank (or stale) image instead of an error.
         const cv::Mat buf(1, int(len), CV_8UC1, const_cast<uint8_t *>(data));
         const cv::Mat dst = cv::imdecode(buf, cv::IMREAD_GRAYSCALE | cv::IMREAD_IGNORE_ORIENTATION);
         if (dst.empty()) return vc::fail(VC_ERR_DECODE, "image data does not decode");
