@@ -50,7 +50,9 @@ public final class Localizer: Sendable {
         guard let vocabulary = map.vocabulary, map.points.count >= 4 else {
             throw LocalizationError.emptyMap(map.metadata.name)
         }
-        let depth = min(options.candidateDepth ?? max(1, vocabulary.depth - 1), vocabulary.depth)
+        // Depth 0 is the root: every map point is every feature's candidate.
+        let wholeMap = map.points.count <= options.wholeMapMatchingMaxPoints
+        let depth = min(options.candidateDepth ?? (wholeMap ? 0 : max(1, vocabulary.depth - 1)), vocabulary.depth)
         let scale = MapScale(map: map)
         self.init(map: map, options: options, vocabulary: vocabulary, upright: Self.upDirection(of: map).map(UprightFrame.init),
                   index: CandidateIndex(map: map, vocabulary: vocabulary, depth: depth),
@@ -144,7 +146,7 @@ public final class Localizer: Sendable {
         // then be confirmed; the multi-probe search, costlier, runs only while nothing is.
         // (Growing the stronger of two weak seeds instead placed as many frames on six
         // blurred sessions, at a quarter more search time.)
-        let searches: [GlobalSearch] = options.fallbackProbes.map { [.words, .probes($0)] } ?? [.words]
+        let searches: [GlobalSearch] = fallbackProbes.map { [.words, .probes($0)] } ?? [.words]
         for search in searches where grownFrom == nil || unconfirmed != nil {
             let a = try globalAttempt(query, search: search, timings: &timings)
             if accepts(a, query) {
@@ -168,6 +170,9 @@ public final class Localizer: Sendable {
         timings.total = timings.extract + timings.retrieve + timings.match + timings.solve + timings.refine
         return decide(attempt, query, usedPrior: usedPrior, unconfirmed: unconfirmed, timings: timings)
     }
+
+    /// The multi-probe fallback, unless the candidates are already the whole map.
+    private var fallbackProbes: VocabularyProbes? { index.depth > 0 ? options.fallbackProbes : nil }
 
     /// Guided passes from an evidence pose: the pose predicts where each local-map point
     /// should appear, which finds matches the first search missed (often the near, most
@@ -254,7 +259,7 @@ public final class Localizer: Sendable {
         for k in matches.indices { matches[k].train = index.point(inSlot: matches[k].train) }
         timings.match += watch.lap()
         var ransac = options.ransac
-        if case .words = search, let probes = options.fallbackProbes {
+        if case .words = search, let probes = fallbackProbes {
             ransac.maxIterations = min(ransac.maxIterations, probes.plainSearchMaxIterations)
         }
         let attempt = solve(matches, query, gravity: query.gravity, ransac: ransac)

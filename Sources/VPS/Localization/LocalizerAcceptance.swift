@@ -47,48 +47,56 @@ extension Localizer {
 
     /// Why a pose grown from a weak seed is not confirmed, or nil when it is: it must pass a
     /// stricter acceptance, with enough distinctive inliers, and explain with them every part
-    /// of the image the map says it shows.
+    /// of the image the map says it shows. The inlier counts asked for scale with what the
+    /// map can show from the pose (`WeakSeedOptions.grownVisibleShare`): a sparse map of a few
+    /// hundred points cannot give a true pose the fifty inliers a dense one gives.
     func confirmationProblem(grownFrom seed: Attempt, _ grown: Attempt, _ query: Query) -> String? {
         let weak = "weak seed (\(seed.inliers) inliers)"
-        guard let e = grown.estimate, grown.inliers >= options.weakSeed.minGrownInliers else {
-            return "\(weak) grew to \(grown.inliers) < \(options.weakSeed.minGrownInliers) inliers"
+        let w = options.weakSeed
+        guard let e = grown.estimate else { return "\(weak) did not grow" }
+        let predicted = predictedVisible(from: e.cameraFromWorld, query.camera)
+        let needed = w.needed(visible: predicted.count)
+        let visible = "\(predicted.count) map points predicted visible"
+        if grown.inliers < needed.inliers {
+            return "\(weak) grew to \(grown.inliers) < \(needed.inliers) inliers (\(visible))"
         }
         let ratio = Double(e.inlierCount) / Double(max(grown.matches.count, 1))
-        if ratio < options.weakSeed.minGrownInlierRatio {
-            return String(format: "%@ grew to inlier ratio %.2f below %.2f", weak, ratio, options.weakSeed.minGrownInlierRatio)
+        if ratio < w.minGrownInlierRatio {
+            return String(format: "%@ grew to inlier ratio %.2f below %.2f", weak, ratio, w.minGrownInlierRatio)
         }
-        let distinctive = grown.inlierMatches.filter { $0.distance <= options.weakSeed.distinctiveDistance }
+        let distinctive = grown.inlierMatches.filter { $0.distance <= w.distinctiveDistance }
             .map { query.keypoints[$0.query].position }
-        if distinctive.count < options.weakSeed.minDistinctiveInliers {
-            return "\(weak) grew to \(distinctive.count) < \(options.weakSeed.minDistinctiveInliers) distinctive inliers"
+        if distinctive.count < needed.distinctive {
+            return "\(weak) grew to \(distinctive.count) < \(needed.distinctive) distinctive inliers (\(visible))"
         }
         let centre = e.pose.center
         let nearest = map.keyframes.lazy.map { length($0.pose.translation - centre) }.min() ?? .infinity
-        if nearest > scale(options.weakSeed.maxDistanceToKeyframes) {
+        if nearest > scale(w.maxDistanceToKeyframes) {
             return String(format: "%@ grew to a pose %.2f map scales from the nearest mapping keyframe", weak,
                           nearest / scale.length)
         }
-        let counts = coverage(of: e.cameraFromWorld, by: distinctive, query.camera)
-        if !options.weakSeed.coverage.accepts(counts) {
+        let counts = w.coverage.counts(predicted: predicted, inliers: distinctive,
+                                       width: query.camera.width, height: query.camera.height)
+        if !w.coverage.accepts(counts) {
             return "\(weak) grew to a pose that explains \(counts.explained) of \(counts.expected) image regions"
         }
         return nil
     }
 
-    /// Image regions where `pose` predicts visible map points, and those holding `inliers`.
-    func coverage(of pose: CameraFromWorld, by inliers: [SIMD2<Double>],
-                  _ camera: CameraIntrinsics) -> ImageCoverage.Counts {
+    /// Where `pose` predicts the map points it can see: in front of the camera, within
+    /// their mapped viewing directions, projecting into the image.
+    func predictedVisible(from pose: CameraFromWorld, _ camera: CameraIntrinsics) -> [SIMD2<Double>] {
         let centre = pose.pose.center
         let minCos = cos(options.maxViewingAngle * .pi / 180)
         let minDepth = scale(options.projectionDepth.lowerBound)
-        let predicted = (0..<map.points.count).lazy.compactMap { i -> SIMD2<Double>? in
-            let w = self.map.points.position(i)
-            let c = pose.apply(w)
-            guard c.z > minDepth, self.viewing.isPlausible(point: i, at: w, from: centre, minCos: minCos) else { return nil }
-            return camera.project(c)
+        let w = Double(camera.width), h = Double(camera.height)
+        return (0..<map.points.count).compactMap { i -> SIMD2<Double>? in
+            let x = map.points.position(i)
+            let c = pose.apply(x)
+            guard c.z > minDepth, viewing.isPlausible(point: i, at: x, from: centre, minCos: minCos),
+                  let p = camera.project(c), p.x >= 0, p.y >= 0, p.x < w, p.y < h else { return nil }
+            return p
         }
-        return options.weakSeed.coverage.counts(predicted: predicted, inliers: inliers,
-                                                width: camera.width, height: camera.height)
     }
 
     /// Whether a pose found around a tracking prior stays within the prior's tolerance.

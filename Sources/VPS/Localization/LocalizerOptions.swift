@@ -10,6 +10,11 @@ public struct LocalizerOptions: Sendable, Hashable {
     /// one level above the leaves (about 30 candidates per feature on a 30k-point map:
     /// better recall than exact words, still a tiny fraction of the map).
     public var candidateDepth: Int? = nil
+    /// On a map of at most this many points each query feature is compared with every map
+    /// point instead of a vocabulary node's: a vocabulary of a few dozen words over a few
+    /// hundred points (four real photos) only loses right matches, and 1,000 × 5,000 Hamming
+    /// distances cost about as much as the vocabulary search on a dense map.
+    public var wholeMapMatchingMaxPoints = 5000
     /// When global matching finds no acceptable pose, match once more with multi-probe
     /// quantization (nil: don't). Only hard frames pay for it.
     public var fallbackProbes: VocabularyProbes? = VocabularyProbes()
@@ -85,7 +90,7 @@ public struct WeakSeedOptions: Sendable, Hashable {
     /// The same when the frame's gravity is known: upright P2P finds the few true matches
     /// of a blurred frame as a consistent set, and the seed's tilt is checked.
     public var minInliersWithGravity = 5
-    /// Inliers the grown pose needs…
+    /// Inliers the grown pose needs (at most; see `visibleShare`)…
     public var minGrownInliers = 50
     /// …as a fraction of its guided matches (a sanity bound: wrong poses grown on other
     /// scenes had ratios of 0.85–0.93, right ones on blurred frames 0.58 and up, so the
@@ -99,6 +104,14 @@ public struct WeakSeedOptions: Sendable, Hashable {
     /// two scenes gives 44–61: `coverage` catches those)…
     public var minDistinctiveInliers = 40
     public var distinctiveDistance = 40
+    /// On a sparse map the counts above are out of reach for a true pose: a view of a few
+    /// hundred mapped points cannot hold fifty inliers. Each count asked for is then this
+    /// share of the map points the pose predicts visible, but never below `minGrownFloor`
+    /// / `minDistinctiveFloor`.
+    public var grownVisibleShare = 0.25
+    public var distinctiveVisibleShare = 0.2
+    public var minGrownFloor = 20
+    public var minDistinctiveFloor = 16
     /// …its camera must be within this distance of a mapping keyframe, in map scales
     /// (`MapScale`; 3 m on the gallery map)…
     public var maxDistanceToKeyframes = 3.0 / 3.5
@@ -107,6 +120,15 @@ public struct WeakSeedOptions: Sendable, Hashable {
     var coverage = ImageCoverage()
 
     public init() {}
+
+    /// Grown and distinctive inliers needed when the pose predicts `visible` map points.
+    func needed(visible: Int) -> (inliers: Int, distinctive: Int) {
+        func share(_ f: Double, floor: Int, cap: Int) -> Int {
+            min(cap, max(floor, Int((f * Double(visible)).rounded(.up))))
+        }
+        return (share(grownVisibleShare, floor: minGrownFloor, cap: minGrownInliers),
+                share(distinctiveVisibleShare, floor: minDistinctiveFloor, cap: minDistinctiveInliers))
+    }
 }
 
 /// Multi-probe global matching (after Lv et al.'s multi-probe LSH, applied to the
