@@ -53,6 +53,34 @@ import VPS
         }
     }
 
+    /// Issue 14, point 2: nothing in the map builder or the localizer is a length of its own
+    /// or assumes +y is up. The wide-baseline split with every translation ×0.25, ×10, and
+    /// turned y-down (as a COLMAP model may come) at ×3, places the same frames and rejects
+    /// the same ones, at the same poses once mapped back. (Real photos come without gravity,
+    /// so this is the image-only path; the map's up is unknown in every frame.)
+    @Test func theSameSplitInAnotherFrameAndScaleLocalizesTheSameFrames() throws {
+        let reference = try Self.split("split-s6")
+        let base = try Self.run(reference)
+        let yDown = Quaternion(axis: SIMD3(1, 0, 0), angle: .pi)
+        for (rotation, factor) in [(Quaternion.identity, 0.25), (.identity, 10), (yDown, 3)] {
+            let r = try Self.run(reference.reexpressed(rotation: rotation, scale: factor))
+            let label = "rotation \(rotation), scale \(factor)"
+            #expect(r.frames.map(\.verdict) == base.frames.map(\.verdict), "\(label)")
+            for (a, b) in zip(base.frames, r.frames) {
+                guard let p = a.pose, let q = b.pose else {
+                    #expect(a.pose == nil && b.pose == nil, "\(label): \(a.name) placed in one frame only")
+                    continue
+                }
+                let back = Pose(rotation: rotation.conjugate * q.rotation,
+                                translation: rotation.conjugate.rotate(q.translation) / factor)
+                let e = p.error(to: back)
+                let scale = try #require(reference.sceneScale)
+                #expect(e.translation < 1e-3 * scale && e.rotationDegrees < 0.05,
+                        "\(label): \(a.name) moved \(e.translation / scale) scene scales, \(e.rotationDegrees)°")
+            }
+        }
+    }
+
     @Test func sceneScaleIsTheMedianDistanceToTheAxesMeetingPoint() throws {
         // Four cameras on a circle of radius 2 around (1, 0, 3), all looking at its centre.
         let centre = SIMD3<Double>(1, 0, 3)

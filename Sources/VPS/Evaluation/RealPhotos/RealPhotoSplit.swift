@@ -26,14 +26,18 @@ public struct RealPhotoSplit: Sendable {
                               images: directory.deletingLastPathComponent().appendingPathComponent("images", isDirectory: true))
     }
 
-    /// The same split with every translation (map poses and ground truth) multiplied by
-    /// `factor`: a scale-free pipeline must give the same statuses and the same poses up
-    /// to that factor.
-    public func scaled(by factor: Double) -> RealPhotoSplit {
+    /// The same split in another frame: every position x becomes `scale · rotation(x)` (map
+    /// poses and ground truth alike), as another reconstruction of the same photos would
+    /// give it (a COLMAP model: y down, arbitrary units). A pipeline free of units and of
+    /// any assumed up direction gives the same statuses, and the same poses in that frame.
+    public func reexpressed(rotation: Quaternion = .identity, scale: Double) -> RealPhotoSplit {
+        func moved(_ p: Pose) -> Pose {
+            Pose(rotation: rotation * p.rotation, translation: scale * rotation.rotate(p.translation))
+        }
         var s = self
-        for i in s.map.images.indices { s.map.images[i].pose.translation *= factor }
-        for i in s.queries.indices { s.queries[i].pose.translation *= factor }
-        for i in s.truth.indices { s.truth[i].translation *= factor }
+        for i in s.map.images.indices { s.map.images[i].pose = moved(s.map.images[i].pose) }
+        for i in s.queries.indices { s.queries[i].pose = moved(s.queries[i].pose) }
+        for i in s.truth.indices { s.truth[i] = moved(s.truth[i]) }
         return s
     }
 
