@@ -1,18 +1,48 @@
 import Foundation
 
 /// A success threshold: a frame counts when localized within both bounds.
+///
+/// On a metric map the translation bound is in metres. On a map in unknown units (a COLMAP
+/// model) a length in metres means nothing, so the bound is a share of the scene scale
+/// (`SceneScale`, as `../shared/real/README.md` scores real photos) and says so.
 public struct ErrorThreshold: Sendable, Hashable, Codable, CustomStringConvertible {
-    public var metres: Double
+    /// The camera-centre bound in the map's units: metres on a metric map.
+    public var translation: Double
     public var degrees: Double
-    public init(metres: Double, degrees: Double) { self.metres = metres; self.degrees = degrees }
+    /// On a map in unknown units, the bound as this share of the scene scale (`translation`
+    /// is share × scale); nil when the bound is in metres.
+    public var sceneScaleShare: Double?
 
-    /// The thresholds reported by default: (5 cm, 2°), (25 cm, 5°), (1 m, 10°).
+    public init(metres: Double, degrees: Double) { translation = metres; self.degrees = degrees }
+
+    /// `share` of `sceneScale` (in the map's units) and `degrees`.
+    public init(sceneScaleShare share: Double, of sceneScale: Double, degrees: Double) {
+        translation = share * sceneScale; self.degrees = degrees; sceneScaleShare = share
+    }
+
+    /// The thresholds reported on a metric map: (5 cm, 2°), (25 cm, 5°), (1 m, 10°).
     public static let standard = [ErrorThreshold(metres: 0.05, degrees: 2),
                                   ErrorThreshold(metres: 0.25, degrees: 5),
                                   ErrorThreshold(metres: 1, degrees: 10)]
 
+    /// The thresholds reported on a map in unknown units: (2 %, 2°), (5 %, 5°), (10 %, 10°)
+    /// of `sceneScale`. The first is the real-photo benchmark's success, the last the bound
+    /// beyond which an accepted frame counts as a wrong registration.
+    public static func relative(to sceneScale: Double) -> [ErrorThreshold] {
+        [(0.02, 2.0), (0.05, 5.0), (0.1, 10.0)].map { ErrorThreshold(sceneScaleShare: $0.0, of: sceneScale, degrees: $0.1) }
+    }
+
+    /// The thresholds for a map in `units`: metres on a metric map, otherwise shares of
+    /// `sceneScale` (the scale of the scene the session saw, in the map's units).
+    public static func forMap(units: MapUnits, sceneScale: Double) -> [ErrorThreshold] {
+        units == .metres ? standard : relative(to: sceneScale)
+    }
+
     public var description: String {
-        let m = metres < 1 ? String(format: "%.0f cm", metres * 100) : String(format: "%g m", metres)
+        if let share = sceneScaleShare {
+            return String(format: "(%g %% of scene scale, %g°)", share * 100, degrees)
+        }
+        let m = translation < 1 ? String(format: "%.0f cm", translation * 100) : String(format: "%g m", translation)
         return "(\(m), \(String(format: "%g", degrees))°)"
     }
 }
@@ -48,6 +78,9 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
     public var framesPerSecond: Double
     public var wallSeconds: Double
     public var latency: [LatencyStats]
+    /// The scene scale the thresholds are shares of, in the map's units, when the map's
+    /// units are unknown (errors are then in those units); nil on a metric map.
+    public var sceneScale: Double?
 
     public struct ThresholdRecall: Sendable, Hashable, Codable {
         public var threshold: ErrorThreshold
@@ -68,8 +101,9 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
         p90TranslationError = Statistics.percentile(t, 90)
         medianRotationErrorDegrees = Statistics.median(r)
         p90RotationErrorDegrees = Statistics.percentile(r, 90)
+        sceneScale = thresholds.first.flatMap { t in t.sceneScaleShare.map { t.translation / $0 } }
         recall = thresholds.map { th in
-            let hits = errors.filter { $0.translation <= th.metres && $0.rotationDegrees <= th.degrees }.count
+            let hits = errors.filter { $0.translation <= th.translation && $0.rotationDegrees <= th.degrees }.count
             return ThresholdRecall(threshold: th, fraction: withGT.isEmpty ? 0 : Double(hits) / Double(withGT.count))
         }
         ateRMSE = Statistics.rms(t)
@@ -91,16 +125,25 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
 
     /// The human-readable summary `arcloud localize` prints.
     public var text: String {
-        func cm(_ v: Double?) -> String { v.map { String(format: "%.2f cm", $0 * 100) } ?? "n/a" }
+        // Lengths in centimetres on a metric map; in map units and shares of the scene
+        // scale when the map's units are unknown.
+        func cm(_ v: Double?) -> String {
+            guard let v else { return "n/a" }
+            guard let scale = sceneScale else { return String(format: "%.2f cm", v * 100) }
+            return String(format: "%.4g map units (%.2f %%)", v, 100 * v / scale)
+        }
         func deg(_ v: Double?) -> String { v.map { String(format: "%.3f°", $0) } ?? "n/a" }
         var lines = [
             String(format: "frames            %d (localized %d, success rate %.1f %%)", frames, localized, successRate * 100),
         ]
         if framesWithGroundTruth > 0 {
+            if let scale = sceneScale {
+                lines.append(String(format: "units             unknown: errors in map units and %% of the scene scale (%.4g units)", scale))
+            }
             lines.append("translation error median \(cm(medianTranslationError)), p90 \(cm(p90TranslationError))")
             lines.append("rotation error    median \(deg(medianRotationErrorDegrees)), p90 \(deg(p90RotationErrorDegrees))")
             for r in recall {
-                lines.append("within " + r.threshold.description.padding(toLength: 13, withPad: " ", startingAt: 0)
+                lines.append("within " + r.threshold.description.padding(toLength: sceneScale == nil ? 13 : 29, withPad: " ", startingAt: 0)
                              + String(format: "%.1f %%", r.fraction * 100))
             }
             lines.append("ATE RMSE          \(cm(ateRMSE))")

@@ -6,14 +6,21 @@ import Foundation
 /// share of the scene's size) the report follows too; the first is the primary one.
 struct ReportThresholds: Sendable, Hashable {
     var levels: [(translation: Double, degrees: Double)]
+    /// Each level's share of the scene scale, when the map's units are unknown (nil: metres).
+    var sceneScaleShares: [Double?] = []
 
     static func == (a: ReportThresholds, b: ReportThresholds) -> Bool {
         a.levels.map(\.translation) == b.levels.map(\.translation) && a.levels.map(\.degrees) == b.levels.map(\.degrees)
+            && a.sceneScaleShares == b.sceneScaleShares
     }
-    func hash(into h: inout Hasher) { for l in levels { h.combine(l.translation); h.combine(l.degrees) } }
+    func hash(into h: inout Hasher) {
+        for l in levels { h.combine(l.translation); h.combine(l.degrees) }
+        h.combine(sceneScaleShares)
+    }
 
     init(_ summary: AccuracySummary) {
-        levels = summary.recall.map { (translation: $0.threshold.metres, degrees: $0.threshold.degrees) }
+        levels = summary.recall.map { (translation: $0.threshold.translation, degrees: $0.threshold.degrees) }
+        sceneScaleShares = summary.recall.map(\.threshold.sceneScaleShare)
     }
 
     init(levels: [(translation: Double, degrees: Double)]) { self.levels = levels }
@@ -35,9 +42,13 @@ struct ReportThresholds: Sendable, Hashable {
     func label(_ i: Int, unit: ReportMap.LengthUnit) -> String {
         let l = levels[i]
         let length: String
-        switch unit {
-        case .metres: length = l.translation < 1 ? compact(l.translation * 100) + " cm" : compact(l.translation) + " m"
-        case .mapUnits: length = compact(l.translation) + " map units"
+        if i < sceneScaleShares.count, let share = sceneScaleShares[i] {
+            length = compact(share * 100) + " % of scene scale"
+        } else {
+            switch unit {
+            case .metres: length = l.translation < 1 ? compact(l.translation * 100) + " cm" : compact(l.translation) + " m"
+            case .mapUnits: length = compact(l.translation) + " map units"
+            }
         }
         return "(" + length + ", " + compact(l.degrees) + "°)"
     }

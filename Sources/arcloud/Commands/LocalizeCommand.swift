@@ -19,7 +19,10 @@ struct LocalizeCommand: Command {
           report.html       self-contained report: recall curve, errors over time with thresholds,
                             top-down trajectory over the map, worst frames with their inlier
                             matches, latency, sortable per-frame table
-        The summary also prints to standard output.
+        The summary also prints to standard output. Accuracy thresholds: (5 cm, 2°), (25 cm,
+        5°), (1 m, 10°) on a metric map; on a map in unknown units (a COLMAP model) (2 %, 2°),
+        (5 %, 5°), (10 %, 10°) of the scene scale (the median distance of the session's
+        ground-truth cameras from the point nearest to their optical axes), errors in map units.
 
         With --server the frames go to the HTTP service (`arcloud serve`, or nginx in front
         of several replicas) instead, N requests at a time: the same outputs, the same poses
@@ -102,7 +105,13 @@ struct LocalizeCommand: Command {
         let sessionFolder = sessionURL.hasDirectoryPath || sessionURL.pathExtension != "json"
             ? sessionURL : sessionURL.deletingLastPathComponent()
         let (outcomes, seconds) = try batch.run(session, in: sessionFolder) { progress.update($0) }
-        let summary = AccuracySummary(outcomes: outcomes, wallSeconds: seconds)
+        // Thresholds in metres on a metric map; on a map in unknown units, shares of the scale
+        // of the scene the session saw (its ground-truth cameras; the map's own scale when
+        // they cannot give one). Over --server the map's units are not known here: metres.
+        let units = localMap?.metadata.units ?? .metres
+        let sceneScale = SceneScale.of(session.frames.compactMap(\.pose)) ?? localMap.map { MapScale(map: $0).length } ?? 1
+        let summary = AccuracySummary(outcomes: outcomes, wallSeconds: seconds,
+                                      thresholds: ErrorThreshold.forMap(units: units, sceneScale: sceneScale))
         let report = localMap.map {
             BatchReport(session: session, in: sessionFolder, map: $0, mode: mode.rawValue, outcomes: outcomes, summary: summary)
         } ?? BatchReport(session: session, in: sessionFolder, mapName: mapName, mode: mode.rawValue,

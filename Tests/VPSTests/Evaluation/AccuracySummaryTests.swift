@@ -37,6 +37,36 @@ import VPS
         #expect(total.p50 == 1.5)
     }
 
+    /// Issue 14, point 5: on a map in unknown units (a COLMAP model) a bound in metres means
+    /// nothing; the thresholds are shares of the scene scale and the terminal summary,
+    /// summary.json and report.html say so. A metric map keeps (5 cm, 2°)….
+    @Test func onAMapInUnknownUnitsThresholdsAreSharesOfTheSceneScale() throws {
+        #expect(ErrorThreshold.forMap(units: .metres, sceneScale: 4) == ErrorThreshold.standard)
+        // Errors of 0.06, 0.22 and 0.5 units in a scene of scale 4 (1.5 %, 5.5 %, 12.5 %): within
+        // 2 % (0.08 units) one frame of four, within 5 % one, within 10 % two — where metric
+        // bounds would have counted none, two and three.
+        let outcomes = [outcome(0, error: 0.06), outcome(1, error: 0.22), outcome(2, error: 0.5), outcome(3, error: nil)]
+        #expect(AccuracySummary(outcomes: outcomes, wallSeconds: 1).recall.map(\.fraction) == [0, 0.5, 0.75])
+        let s = AccuracySummary(outcomes: outcomes, wallSeconds: 1,
+                                thresholds: ErrorThreshold.forMap(units: .unknown, sceneScale: 4))
+        #expect(s.recall.map(\.fraction) == [0.25, 0.25, 0.5])
+        #expect(s.sceneScale == 4)
+        #expect(s.text.contains("within (2 % of scene scale, 2°)"), "\(s.text)")
+        #expect(s.text.contains("(10 % of scene scale, 10°)"))
+        #expect(!s.text.contains(" cm"), "\(s.text)")
+        #expect(s.text.contains("(5.50 %)"), "the median error as a share of the scene scale: \(s.text)")
+
+        let report = BatchReport(sessionName: "s", mapName: "m", mode: "single-shot", outcomes: outcomes, summary: s)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("arcloud-report-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try report.write(to: dir)
+        let json = try Data(contentsOf: dir.appendingPathComponent(BatchReport.File.summary))
+        #expect(try JSONDecoder().decode(AccuracySummary.self, from: json) == s)
+        #expect(String(decoding: json, as: UTF8.self).contains("sceneScaleShare"))
+        let html = try String(contentsOf: dir.appendingPathComponent(BatchReport.File.report), encoding: .utf8)
+        #expect(html.contains("within (2 % of scene scale, 2°)"))
+    }
+
     @Test func sessionsWithoutGroundTruthReportNoAccuracy() {
         let s = AccuracySummary(outcomes: [outcome(0, error: 0.01, truth: false)], wallSeconds: 1)
         #expect(s.framesWithGroundTruth == 0 && s.medianTranslationError == nil)
