@@ -69,6 +69,8 @@ public class ARSessionHost {
     private var localization: PendingOperation<LocalizationResponse>?
     private var sceneLoad: PendingOperation<SceneContent>?
     private var replayTask: Task<Void, Never>?
+    /// The first frame's recorded timestamp: replay time 0 (scripts count from it).
+    private let timeOrigin: Double
     private var isAdvancing = false
     private var isPaused = false
     private var resumeWaiters: [CheckedContinuation<Void, Never>] = []
@@ -83,6 +85,7 @@ public class ARSessionHost {
         frames = session.frames.enumerated()
             .sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
             .map(\.element)
+        timeOrigin = frames.first?.timestamp ?? 0
         script = (session.script ?? []).enumerated()
             .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             .map(\.element)
@@ -226,10 +229,11 @@ public class ARSessionHost {
         if isRemoved { throw ARCloudError.hostRemoved }
     }
 
-    /// A frame's time, to the microsecond: recorded seconds are binary floating point, and
-    /// `advance(by: .seconds(0.1))` ten times must reach the frame stamped 1.0.
+    /// A frame's time since the session's first frame, to the microsecond: recorded seconds
+    /// are binary floating point, and `advance(by: .seconds(0.1))` ten times must reach the
+    /// frame stamped 1.0. Recordings keep their own clock (a TUM import keeps Unix time).
     private func frameTimeOf(_ frame: RecordedSession.Frame) -> Duration {
-        .microseconds(SessionTime.microseconds(frame.timestamp) ?? 0)
+        .microseconds(SessionTime.microseconds(frame.timestamp - timeOrigin) ?? 0)
     }
     private func frameTime(_ index: Int) -> Duration { frameTimeOf(frames[index]) }
 

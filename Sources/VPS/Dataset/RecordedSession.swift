@@ -24,7 +24,9 @@ public struct RecordedSession: Sendable, Hashable, Codable {
     /// One recorded camera frame.
     public struct Frame: Sendable, Hashable, Codable {
         public var id: String
-        /// Seconds since the start of the session.
+        /// Seconds, as recorded: synthetic sessions start at 0, a TUM import keeps the
+        /// sequence's Unix time. Time into the session is `timestamp` minus the first
+        /// frame's (replay and plots derive it; the recorded value is what `evo` matches).
         public var timestamp: Double
         /// Image path relative to the session folder, e.g. `frames/000042.jpg`.
         public var image: String
@@ -53,7 +55,7 @@ public struct RecordedSession: Sendable, Hashable, Codable {
 
 /// A timed user action the simulator performs on the session host's clock.
 public struct ScriptAction: Sendable, Hashable, Codable {
-    /// Seconds since the start of the session.
+    /// Seconds since the session's first frame.
     public var time: Double
     public var action: Action
 

@@ -29,8 +29,10 @@ public struct TUMImporter: Sendable {
 
     public init(camera: CameraIntrinsics) { self.camera = camera }
 
-    /// Reads the sequence in `sequence` and writes the session into `output` (images copied
-    /// into `frames/`). Timestamps are made relative to the first image.
+    /// Reads the sequence in `sequence` and writes the session into `output`. Images keep
+    /// their names (copied to `frames/<file name>`; frame id = the file stem, which in TUM
+    /// sequences is the timestamp) and timestamps stay as recorded, so the sequence's own
+    /// `groundtruth.txt` associates with the poses `arcloud localize` writes.
     @discardableResult
     public func importSequence(from sequence: URL, to output: URL, name: String) throws -> RecordedSession {
         let rgbList = try Self.readList(sequence.appendingPathComponent("rgb.txt"), columns: 2)
@@ -38,24 +40,30 @@ public struct TUMImporter: Sendable {
         let groundTruth: [(Double, Pose)] = FileManager.default.fileExists(atPath: gtFile.path)
             ? try Self.readTrajectory(gtFile) : []
         guard !rgbList.isEmpty else { throw DatasetImportError("rgb.txt", "lists no images") }
-        let t0 = rgbList[0].time
         let fm = FileManager.default
         try fm.createDirectory(at: output.appendingPathComponent("frames"), withIntermediateDirectories: true)
         var frames: [RecordedSession.Frame] = []
-        for (i, entry) in rgbList.enumerated() {
+        var seen: [String: Int] = [:]
+        for entry in rgbList {
             let pose = Self.pose(at: entry.time, in: groundTruth, maxGap: maxGap, maxDifference: maxDifference)
             if requirePose && pose == nil { continue }
             let source: URL
-            do { source = try ContainedPath.regularFile(entry.fields[0], in: sequence, source: "rgb.txt") } catch let e as ContainedPathError {
+            do {
+                source = try ContainedPath.regularFile(entry.fields[0], in: sequence, source: "rgb.txt")
+            } catch let e as ContainedPathError {
                 throw DatasetImportError("rgb.txt", line: entry.line, e.problem)
             }
-            let id = String(format: "%06d", i)
-            let ext = source.pathExtension.isEmpty ? "png" : source.pathExtension.lowercased()
-            let image = "frames/\(id).\(ext)"
+            let file = URL(fileURLWithPath: entry.fields[0]).lastPathComponent
+            if let first = seen[file] {
+                throw DatasetImportError("rgb.txt", line: entry.line, "image name '\(file)' is listed twice (first on line \(first))")
+            }
+            seen[file] = entry.line
+            let image = "frames/\(file)"
             let target = output.appendingPathComponent(image)
             if fm.fileExists(atPath: target.path) { try fm.removeItem(at: target) }
             try fm.copyItem(at: source, to: target)
-            frames.append(.init(id: id, timestamp: ((entry.time - t0) * 1e6).rounded() / 1e6, image: image, pose: pose))
+            frames.append(.init(id: URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent,
+                                timestamp: entry.time, image: image, pose: pose))
         }
         let session = RecordedSession(name: name, camera: camera, frames: frames)
         try session.write(toDirectory: output)
@@ -103,7 +111,8 @@ public struct TUMImporter: Sendable {
             throw DatasetImportError(url.lastPathComponent, e.problem)
         }
         var out: [ListEntry] = []
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // CRLF is one Character in Swift: split on it too.
+        for (n, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let f = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)

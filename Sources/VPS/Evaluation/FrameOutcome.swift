@@ -4,12 +4,17 @@ import Geometry
 /// Written as one JSON line per frame by `arcloud localize`.
 public struct FrameOutcome: Sendable, Hashable, Codable {
     public var frameId: String
+    /// The frame's image, as the session names it (`frames/IMG_0042.jpg`); nil in runs
+    /// written before images were named.
+    public var image: String?
+    /// The frame's timestamp as recorded (see `RecordedSession.Frame.timestamp`).
     public var timestamp: Double
     public var result: LocalizationResult
     public var groundTruth: Pose?
 
-    public init(frameId: String, timestamp: Double, result: LocalizationResult, groundTruth: Pose?) {
-        self.frameId = frameId; self.timestamp = timestamp; self.result = result; self.groundTruth = groundTruth
+    public init(frameId: String, image: String? = nil, timestamp: Double, result: LocalizationResult, groundTruth: Pose?) {
+        self.frameId = frameId; self.image = image; self.timestamp = timestamp
+        self.result = result; self.groundTruth = groundTruth
     }
 
     /// Translation (metres) and rotation (degrees) error, when localized and ground truth is known.

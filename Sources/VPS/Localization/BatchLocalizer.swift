@@ -59,7 +59,7 @@ public struct BatchLocalizer: Sendable {
             } catch {
                 result = LocalizationResult(status: .rejected, reason: "\(error)")
             }
-            let outcome = FrameOutcome(frameId: frame.id, timestamp: frame.timestamp, result: result, groundTruth: frame.pose)
+            let outcome = FrameOutcome(frameId: frame.id, image: frame.image, timestamp: frame.timestamp, result: result, groundTruth: frame.pose)
             results.withLock { $0[i] = outcome }
             progress?(done.add(1, ordering: .relaxed).newValue)
             return outcome

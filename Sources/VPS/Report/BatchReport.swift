@@ -54,6 +54,8 @@ public struct BatchReport: Sendable {
     public enum File {
         public static let results = "results.jsonl"
         public static let trajectory = "trajectory.tum"
+        /// Localized images' world-to-camera poses, hloc / visual-localization benchmark format.
+        public static let poses = "poses.txt"
         public static let groundTruth = "groundtruth.tum"
         public static let summary = "summary.json"
         public static let report = "report.html"
@@ -71,8 +73,15 @@ public struct BatchReport: Sendable {
         try jsonl.write(to: folder.appendingPathComponent(File.results), options: .atomic)
         let header = "# timestamp tx ty tz qx qy qz qw\n"
         let estimated = outcomes.compactMap { o in o.result.pose.map { $0.tumLine(timestamp: o.timestamp) } }
-        try (header + estimated.map { $0 + "\n" }.joined())
-            .write(to: folder.appendingPathComponent(File.trajectory), atomically: true, encoding: .utf8)
+        // evo refuses a trajectory without poses: with none localized, no file (and none
+        // left from an earlier run in this folder); `localize` says why it is absent.
+        let trajectoryFile = folder.appendingPathComponent(File.trajectory)
+        if estimated.isEmpty {
+            try? FileManager.default.removeItem(at: trajectoryFile)
+        } else {
+            try (header + estimated.map { $0 + "\n" }.joined()).write(to: trajectoryFile, atomically: true, encoding: .utf8)
+        }
+        try BenchmarkPoses.text(outcomes).write(to: folder.appendingPathComponent(File.poses), atomically: true, encoding: .utf8)
         let truth = outcomes.compactMap { o in o.groundTruth.map { $0.tumLine(timestamp: o.timestamp) } }
         if !truth.isEmpty {
             try (header + truth.map { $0 + "\n" }.joined())

@@ -9,7 +9,10 @@ struct DatasetImportTUMCommand: Command {
         USAGE: arcloud dataset import-tum <sequence-dir> <out-dir> (--camera fr1|fr2|fr3 | --fx F --fy F --cx C --cy C) [options]
 
         Reads <sequence-dir>/rgb.txt and groundtruth.txt, copies the colour images into
-        <out-dir>/frames/ and writes <out-dir>/session.json. Each image gets the ground-truth
+        <out-dir>/frames/ under their own names (frame id = file name without extension,
+        in TUM the timestamp) and writes <out-dir>/session.json. Timestamps stay as
+        recorded (Unix time), so `evo_ape tum <sequence>/groundtruth.txt
+        <localize out>/trajectory.tum` associates every localized pose. Each image gets the ground-truth
         pose at its timestamp, interpolated between the two nearest ground-truth samples
         (when at most --max-gap apart), else the nearest within --max-difference, else none.
         The motion-capture world frame of TUM becomes the map frame as is.
@@ -92,8 +95,8 @@ struct DatasetImportTUMCommand: Command {
 enum TUMImporterSupport {
     static func firstImage(_ sequence: URL) throws -> URL? {
         let text = try RegularFile.text(sequence.appendingPathComponent("rgb.txt"))
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            let f = line.split(separator: " ")
+        for line in text.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
+            let f = line.split(whereSeparator: { $0 == " " || $0 == "	" })
             if f.count >= 2 { return try ContainedPath.regularFile(String(f[1]), in: sequence, source: "rgb.txt") }
         }
         return nil

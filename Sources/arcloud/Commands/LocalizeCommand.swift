@@ -7,13 +7,22 @@ struct LocalizeCommand: Command {
     static let help = """
         USAGE: arcloud localize --map <file.vpsmap> <session dir> [--mode single-shot|tracking]
                                 [--out <dir>] [--workers N] [--features N] [--no-gravity]
+                                [--min-recall R]
                arcloud localize --server <url> --token <token> --map <map id> <session dir>
                                 [--concurrency N] [--mode ...] [--out <dir>] [--no-gravity]
+                                [--min-recall R]
 
         Localizes every frame of a recorded session with the embedded localizer, on all
         cores, and writes into the output folder:
-          results.jsonl     one JSON object per frame (status, pose, section, inliers, error, timings)
-          trajectory.tum    the estimated trajectory (TUM format: evo reads it)
+          results.jsonl     one JSON object per frame (id, image, status, pose, section,
+                            inliers, error, timings)
+          trajectory.tum    the estimated trajectory (TUM format, the frames' recorded
+                            timestamps: `evo_ape tum <the dataset's groundtruth.txt>
+                            trajectory.tum` associates them); not written when no frame
+                            was localized (evo refuses an empty trajectory)
+          poses.txt         one line per localized image, `name qw qx qy qz tx ty tz`,
+                            world-to-camera (COLMAP convention): the format hloc and the
+                            visual-localization benchmark use
           groundtruth.tum   the session's ground truth, when it has one
           summary.json      success rate, errors against ground truth, ATE, speed, latency
           report.html       self-contained report: recall curve, errors over time with thresholds,
@@ -40,6 +49,9 @@ struct LocalizeCommand: Command {
           --no-gravity       Localize from the images alone. By default each frame's gravity
                              (from its gravity-aligned odometry) goes with it, as a phone SDK
                              sends it: pose hypotheses then need two matches instead of three
+          --min-recall <R>   Exit 1 (after writing everything) when the share of frames within
+                             the summary's first threshold, (5 cm, 2°) — or, without ground
+                             truth, the share localized — is below R (0–1), saying so in one line
 
           --server <url>     Localize through the service at this URL (http://host:port);
                              --map then names a map id served there
@@ -51,7 +63,8 @@ struct LocalizeCommand: Command {
           arcloud localize --server http://127.0.0.1:8080 --token "$TOKEN" --map gallery \\
                            Datasets/gallery-query-walk --concurrency 8
         """
-    static let options: Set<String> = ["map", "mode", "out", "workers", "features", "server", "token", "concurrency"]
+    static let options: Set<String> = ["map", "mode", "out", "workers", "features", "server", "token", "concurrency",
+                                         "min-recall"]
     static let switches: Set<String> = ["no-gravity"]
 
     static func run(_ args: Arguments) async throws -> Int32 {
@@ -61,6 +74,10 @@ struct LocalizeCommand: Command {
         guard let mode = LocalizationMode(rawValue: try args.choice("mode", LocalizationMode.allCases.map(\.rawValue),
                                                                     default: LocalizationMode.singleShot.rawValue)) else {
             throw UsageError("bad --mode")
+        }
+        let gate = try args.value("min-recall").map { _ in RecallGate(minimum: try args.double("min-recall", default: 0)) }
+        if let gate, !(0...1).contains(gate.minimum) {
+            throw UsageError("option '--min-recall' needs a share between 0 and 1, got '\(args.value("min-recall")!)'")
         }
         let sessionURL = URL(fileURLWithPath: sessionPath)
         let session = try RecordedSession.load(from: sessionURL)
@@ -120,8 +137,19 @@ struct LocalizeCommand: Command {
         print("session \(session.name) against map \(mapName), mode \(mode.rawValue), "
               + (service.map { "\($0.client.baseURL), \(workers) requests at a time" } ?? "\(workers) workers"))
         print(summary.text)
-        print("wrote \(out.path)/{\(BatchReport.File.results),\(BatchReport.File.trajectory),\(BatchReport.File.summary),\(BatchReport.File.report)}")
-        if let service { return LocalizeOverService.finish(service, frames: session.frames.count) }
+        let files = [BatchReport.File.results, BatchReport.File.poses, BatchReport.File.summary, BatchReport.File.report]
+            + (summary.localized > 0 ? [BatchReport.File.trajectory] : [])
+        print("wrote \(out.path)/{\(files.joined(separator: ","))}")
+        if summary.localized == 0 {
+            print("\(BatchReport.File.trajectory) not written: no frame was localized, and evo cannot read a trajectory without poses")
+        }
+        if let service, case let status = LocalizeOverService.finish(service, frames: session.frames.count), status != 0 {
+            return status
+        }
+        if let failure = gate?.failure(summary) {
+            FileHandle.standardError.write(Data("localize: \(failure)\n".utf8))
+            return 1
+        }
         return 0
     }
 }

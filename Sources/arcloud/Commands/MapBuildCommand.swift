@@ -4,10 +4,11 @@ import Vision
 
 struct MapBuildCommand: Command {
     static let name = "map build"
-    static let summary = "Build a map from a posed recorded session or a COLMAP model"
+    static let summary = "Build a map from a posed recorded session, a COLMAP model or a nerfstudio capture"
     static let help = """
         USAGE: arcloud map build --session <dir> --out <map.vpsmap> [options]
-               arcloud map build --colmap <model-dir> --images <dir> --out <map.vpsmap> [options]
+               arcloud map build --colmap <model-dir> [--images <dir>] --out <map.vpsmap> [options]
+               arcloud map build --nerfstudio <transforms.json | folder> --out <map.vpsmap> [options]
 
         Builds a map from images with known poses: ORB features on every keyframe (all
         cores), keyframe pairs chosen from the images (shared vocabulary words, viewing
@@ -24,18 +25,28 @@ struct MapBuildCommand: Command {
         Sessions: frames with a ground-truth pose are used. When the session folder has a
         scene.json, its sections (by bounds), AR objects and navigation graph go into the
         map; otherwise sections come from spatial clustering of the points.
-        COLMAP: reads cameras.txt and images.txt (poses of registered images; models
-        SIMPLE_PINHOLE, PINHOLE, SIMPLE_RADIAL, RADIAL, OPENCV); points3D.txt is not used.
+        COLMAP: reads the model's cameras and registered images' poses, binary
+        (cameras.bin, images.bin: COLMAP's default) or text (cameras.txt, images.txt);
+        camera models SIMPLE_PINHOLE, PINHOLE, SIMPLE_RADIAL, RADIAL, OPENCV (fisheye
+        models: undistort with colmap image_undistorter first); points3D is not used.
+        nerfstudio: a transforms.json (Polycam, Record3D, KIRI, ns-process-data): each
+        frame's camera-to-world transform_matrix (OpenGL camera axes, converted) and its
+        intrinsics (per frame or top level; camera_angle_x alone works). A frame whose
+        image is missing is an error naming it, unless --skip-missing.
 
         Units and up: the map records the unit of its coordinates (metres or unknown) and
         which way is up in its frame (a vector or unknown); the localizer uses a frame's
         gravity only with a known up. Sessions are metres with +y up. A COLMAP model's scale
-        and frame are arbitrary: its map is unknown/unknown unless --units and --up say so.
+        and frame are arbitrary: its map is unknown/unknown unless --units and --up say so;
+        so is a nerfstudio capture's.
 
         OPTIONS:
           --session <dir>        Recorded session folder (session.json + frames/)
-          --colmap <dir>         COLMAP text model folder (cameras.txt, images.txt)
-          --images <dir>         Image folder of the COLMAP model
+          --colmap <dir>         COLMAP model folder, e.g. project/sparse/0 (binary or text)
+          --images <dir>         Image folder of the COLMAP model (default: project/images
+                                 for project/sparse/0, else <model>/../images)
+          --nerfstudio <path>    nerfstudio transforms.json, or the folder holding it
+          --skip-missing         With --nerfstudio: leave out frames whose image is missing
           --out <file>           Map file to write (replaced atomically)
           --scene <file>         Scene description / scene content JSON (default: <session>/scene.json)
           --no-scene             Ignore the session's scene.json
@@ -44,20 +55,22 @@ struct MapBuildCommand: Command {
           --features <n>         ORB features per keyframe (default 2500)
           --min-track <n>        Keyframes that must see a point (default 2)
           --max-error <px>       Reprojection error allowed at pyramid level 0 (default 2.5)
-          --units <u>            metres | unknown (default: metres for a session, unknown for COLMAP)
+          --units <u>            metres | unknown (default: metres for a session, unknown for
+                                 COLMAP and nerfstudio)
           --up <dir>             Up in the map frame: +x -x +y -y +z -z, a vector x,y,z, or unknown
-                                 (default: +y for a session, unknown for COLMAP)
+                                 (default: +y for a session, unknown for COLMAP and nerfstudio)
           --threads <n>          Threads (default: all cores)
           --quiet                No stage lines on stderr
 
         EXAMPLES:
           arcloud map build --session Datasets/gallery-mapping --out Maps/gallery.vpsmap
-          arcloud map build --colmap sparse/0 --images images --out office.vpsmap --min-track 2
-          arcloud map build --colmap sparse/0 --images images --out office.vpsmap --units metres --up -y
+          arcloud map build --colmap office/sparse/0 --out office.vpsmap --min-track 2
+          arcloud map build --colmap office/sparse/0 --out office.vpsmap --units metres --up -y
+          arcloud map build --nerfstudio capture/transforms.json --out room.vpsmap
         """
-    static let options: Set<String> = ["session", "colmap", "images", "out", "scene", "name", "stride", "features",
-                                       "min-track", "max-error", "threads", "units", "up"]
-    static let switches: Set<String> = ["no-scene", "quiet"]
+    static let options: Set<String> = ["session", "colmap", "nerfstudio", "images", "out", "scene", "name", "stride",
+                                       "features", "min-track", "max-error", "threads", "units", "up"]
+    static let switches: Set<String> = ["no-scene", "quiet", "skip-missing"]
 
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.noExtraPositionals(beyond: 0)
@@ -86,7 +99,21 @@ struct MapBuildCommand: Command {
         var sceneURL = args.value("scene").map { URL(fileURLWithPath: $0) }
         var defaultName: String
         var source: String
+        let inputs = ["session", "colmap", "nerfstudio"].filter { args.value($0) != nil }
+        if inputs.count > 1 { throw UsageError("give one of --session, --colmap, --nerfstudio, not " + inputs.map { "--" + $0 }.joined(separator: " and ")) }
+        if args.has("skip-missing"), args.value("nerfstudio") == nil { throw UsageError("--skip-missing goes with --nerfstudio") }
         switch (args.value("session"), args.value("colmap")) {
+        case (nil, nil) where args.value("nerfstudio") != nil:
+            let path = args.value("nerfstudio")!
+            if args.value("images") != nil { throw UsageError("--images goes with --colmap; nerfstudio image paths are relative to transforms.json") }
+            let transforms = try NerfstudioTransforms.load(from: URL(fileURLWithPath: path), skipMissing: args.has("skip-missing"))
+            for m in transforms.missing { FileHandle.standardError.write(Data("  skipped \(m): image missing\n".utf8)) }
+            frames = MapBuildFrame.frames(of: transforms)
+            defaultName = transforms.file.deletingLastPathComponent().lastPathComponent
+            source = "nerfstudio \(path)"
+            // A capture's scale and frame are its app's own: unknown unless told.
+            defaultUnits = .unknown
+            defaultUp = .unknown
         case (let dir?, nil):
             if args.value("images") != nil { throw UsageError("--images goes with --colmap, not --session") }
             let url = URL(fileURLWithPath: dir, isDirectory: true)
@@ -104,21 +131,21 @@ struct MapBuildCommand: Command {
             defaultUnits = .metres
             defaultUp = .plusY
         case (nil, let model?):
-            let images = try args.require("images")
-            let parsed: COLMAPTextModel
-            do { parsed = try COLMAPTextModel.load(from: URL(fileURLWithPath: model, isDirectory: true)) } catch {
+            let modelURL = URL(fileURLWithPath: model, isDirectory: true)
+            let images = args.value("images").map { URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? COLMAPModel.defaultImageFolder(for: modelURL)
+            do {
+                frames = try MapBuildFrame.frames(of: try COLMAPModel.load(from: modelURL), images: images)
+            } catch {
                 throw CommandFailure("\(error)")
             }
-            do {
-                frames = try MapBuildFrame.frames(of: parsed, images: URL(fileURLWithPath: images, isDirectory: true))
-            } catch { throw CommandFailure("\(model)/\(error)") }
-            defaultName = URL(fileURLWithPath: model).lastPathComponent
+            defaultName = modelURL.lastPathComponent
             source = "colmap \(model)"
             // A reconstruction's scale and frame are arbitrary.
             defaultUnits = .unknown
             defaultUp = .unknown
-        case (nil, nil): throw UsageError("give --session <dir>, or --colmap <dir> with --images <dir>")
-        default: throw UsageError("give either --session or --colmap, not both")
+        case (nil, nil): throw UsageError("give --session <dir>, --colmap <model-dir> or --nerfstudio <transforms.json>")
+        default: throw UsageError("give one of --session, --colmap, --nerfstudio")
         }
 
         var scene: SceneContent?

@@ -4,7 +4,7 @@ import VPS
 extension FuzzTarget {
     /// The COLMAP text model readers: the input is `cameras.txt`, a NUL byte, then
     /// `images.txt`. Both are written to a scratch folder (with one image, `a.jpg`) and
-    /// read by the map builder's reader and by `dataset import-colmap`.
+    /// read by the one COLMAP reader (`COLMAPModel`) and by `dataset import-colmap`.
     static let colmap = FuzzTarget(name: "colmap", summary: "cameras.txt NUL images.txt, read and imported") { bytes in
         let (cameras, images) = splitAtFirstNUL(bytes)
         withScratchFolder { folder in
@@ -18,7 +18,7 @@ extension FuzzTarget {
             } catch {
                 fatalError("arcloud-fuzz cannot write its scratch folder: \(error)")
             }
-            _ = try? COLMAPTextModel.load(from: folder)
+            _ = try? COLMAPModel.load(from: folder)
             _ = try? COLMAPImporter().importModel(from: folder, images: imagesFolder,
                                                   to: folder.appendingPathComponent("session"), name: "fuzz")
         }
