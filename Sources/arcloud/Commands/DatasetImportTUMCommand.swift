@@ -96,7 +96,7 @@ enum TUMImporterSupport {
     static func firstImage(_ sequence: URL) throws -> URL? {
         let text = try RegularFile.text(sequence.appendingPathComponent("rgb.txt"))
         for line in text.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
-            let f = line.split(whereSeparator: { $0 == " " || $0 == "	" })
+            let f = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             if f.count >= 2 { return try ContainedPath.regularFile(String(f[1]), in: sequence, source: "rgb.txt") }
         }
         return nil
