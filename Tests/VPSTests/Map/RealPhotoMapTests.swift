@@ -13,7 +13,7 @@ struct RealPhotoMapTests {
         .appendingPathComponent("shared/real/monstree")
 
     func frames(_ split: String) throws -> [MapBuildFrame] {
-        let model = try COLMAPTextModel.load(from: Self.monstree.appendingPathComponent("\(split)/map"))
+        let model = try COLMAPModel.load(from: Self.monstree.appendingPathComponent("\(split)/map"))
         return try MapBuildFrame.frames(of: model, images: Self.monstree.appendingPathComponent("images"))
     }
 
