@@ -54,7 +54,7 @@ public struct RealPhotoBenchmark: Sendable {
 
     /// Builds arcloud's map from the split's map photos.
     public func buildMap(progress: (String) -> Void = { _ in }) throws -> VPSMap {
-        let frames = try MapBuildFrame.frames(of: split.map, images: split.images)
+        let frames = try split.mapFrames()
         let metadata = MapMetadata(name: split.name, source: "colmap \(split.name)/map")
         return try MapBuilder(options: buildOptions).build(frames: frames, metadata: metadata, log: progress).map
     }
@@ -103,7 +103,7 @@ public struct RealPhotoBenchmark: Sendable {
 
     /// The reference OpenCV pipeline with its own map.
     public func runReferencePeer(_ feature: ReferencePeerLocalizer.Feature, features: Int = 4000) throws -> MethodResult {
-        func posed(_ im: COLMAPTextModel.Image) throws -> ReferencePeerLocalizer.PosedImage {
+        func posed(_ im: RealPhotoSplit.Image) throws -> ReferencePeerLocalizer.PosedImage {
             let image = try GrayImage(decoding: [UInt8](Data(contentsOf: split.url(of: im))))
             return .init(image: image, intrinsics: im.intrinsics, pose: im.pose)
         }

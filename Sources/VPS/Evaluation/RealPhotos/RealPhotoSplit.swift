@@ -5,9 +5,26 @@ import Geometry
 /// COLMAP text models (images relative to `../images`), and `query_gt.tum`, the query
 /// cameras' ground truth (`T_map_camera`) in `query/images.txt` order.
 public struct RealPhotoSplit: Sendable {
+    /// A registered image of the split: its name, `T_map_camera` and intrinsics.
+    public struct Image: Sendable, Hashable {
+        public var name: String
+        public var pose: Pose
+        public var intrinsics: CameraIntrinsics
+    }
+
+    /// The map images of the split.
+    public struct Model: Sendable, Hashable {
+        public var images: [Image]
+
+        /// The images of `model` (read by `COLMAPModel`), in id order.
+        init(_ model: COLMAPModel) throws {
+            images = try model.images.map { Image(name: $0.name, pose: $0.pose, intrinsics: try model.intrinsics(of: $0)) }
+        }
+    }
+
     public var name: String
-    public var map: COLMAPTextModel
-    public var queries: [COLMAPTextModel.Image]
+    public var map: Model
+    public var queries: [Image]
     public var truth: [Pose]
     /// Where the images are.
     public var images: URL
@@ -15,8 +32,8 @@ public struct RealPhotoSplit: Sendable {
     /// Reads the split in `directory`.
     public static func load(from folder: URL) throws -> RealPhotoSplit {
         let directory = folder.absoluteURL.standardizedFileURL
-        let map = try COLMAPTextModel.load(from: directory.appendingPathComponent("map", isDirectory: true))
-        let query = try COLMAPTextModel.load(from: directory.appendingPathComponent("query", isDirectory: true))
+        let map = try Model(COLMAPModel.load(from: directory.appendingPathComponent("map", isDirectory: true)))
+        let query = try Model(COLMAPModel.load(from: directory.appendingPathComponent("query", isDirectory: true)))
         let gtURL = directory.appendingPathComponent("query_gt.tum")
         let truth = try TUMImporter.readTrajectory(gtURL).map(\.1)
         guard truth.count == query.images.count else {
@@ -46,5 +63,13 @@ public struct RealPhotoSplit: Sendable {
     public var sceneScale: Double? { SceneScale.of(truth) }
 
     /// The file of a query or map image.
-    public func url(of image: COLMAPTextModel.Image) -> URL { images.appendingPathComponent(image.name) }
+    public func url(of image: Image) -> URL { images.appendingPathComponent(image.name) }
+
+    /// The map images as frames for the map builder (files resolved inside `images`).
+    public func mapFrames() throws -> [MapBuildFrame] {
+        try map.images.enumerated().map { i, im in
+            MapBuildFrame(name: im.name, timestamp: Double(i), pose: im.pose, intrinsics: im.intrinsics,
+                          imageURL: try ContainedPath.regularFile(im.name, in: images, source: "\(name)/map"))
+        }
+    }
 }
