@@ -75,7 +75,7 @@ public struct RunComparison: Sendable {
         func within(_ outcomes: [FrameOutcome]) -> Double? {
             let withTruth = outcomes.filter { $0.groundTruth != nil }
             guard !withTruth.isEmpty else { return nil }
-            let hits = withTruth.filter { o in o.error.map { $0.translation <= primary.metres && $0.rotationDegrees <= primary.degrees } ?? false }
+            let hits = withTruth.filter { o in o.error.map { $0.translation <= primary.translation && $0.rotationDegrees <= primary.degrees } ?? false }
             return Double(hits.count) / Double(withTruth.count)
         }
         withinA = within(pairs.map(\.0))
