@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs the built `arcloud` executable as a user would and captures what it prints.
 struct ArcloudProcess {
-    struct Output {
+    struct Output: Sendable {
         var status: Int32
         var stdout: String
         var stderr: String
@@ -26,6 +26,14 @@ struct ArcloudProcess {
     /// The package root (for the shipped Maps/ and Datasets/).
     static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// `run` on a thread of its own: a test that waits for a long run this way does not
+    /// hold a thread of the Swift concurrency pool (2 on a 2-core machine) meanwhile.
+    static func runOffThread(_ arguments: [String], timeout: TimeInterval = 300) async throws -> Output {
+        try await withCheckedThrowingContinuation { done in
+            Thread { done.resume(with: Result { try run(arguments, timeout: timeout) }) }.start()
+        }
     }
 
     @discardableResult

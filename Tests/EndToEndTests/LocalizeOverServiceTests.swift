@@ -19,7 +19,7 @@ import VPS
             .split(separator: "\n").map { try JSONDecoder().decode(FrameOutcome.self, from: Data($0.utf8)) }
     }
 
-    @Test func matchesTheEmbeddedRunFrameForFrame() throws {
+    @Test func matchesTheEmbeddedRunFrameForFrame() async throws {
         let maps = try Self.servedMaps()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("localize-server-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: maps); try? FileManager.default.removeItem(at: scratch) }
@@ -28,10 +28,10 @@ import VPS
         let token = try server.createToken()
 
         let embeddedOut = scratch.appendingPathComponent("embedded"), serviceOut = scratch.appendingPathComponent("service")
-        let embedded = try ArcloudProcess.run(["localize", "--map", "Maps/gallery.vpsmap", "Datasets/gallery-query-walk",
+        let embedded = try await ArcloudProcess.runOffThread(["localize", "--map", "Maps/gallery.vpsmap", "Datasets/gallery-query-walk",
                                                "--out", embeddedOut.path])
         #expect(embedded.status == 0, "\(embedded.stderr)")
-        let service = try ArcloudProcess.run(["localize", "--server", server.url, "--token", token, "--map", "gallery",
+        let service = try await ArcloudProcess.runOffThread(["localize", "--server", server.url, "--token", token, "--map", "gallery",
                                               "Datasets/gallery-query-walk", "--concurrency", "3", "--out", serviceOut.path])
         #expect(service.status == 0, "\(service.stderr)")
         #expect(service.stdout.contains("3 requests at a time"))
@@ -64,7 +64,7 @@ import VPS
         #expect(FileManager.default.fileExists(atPath: serviceOut.appendingPathComponent(BatchReport.File.report).path))
     }
 
-    @Test func aBadTokenMapOrOptionIsOneClearFailure() throws {
+    @Test func aBadTokenMapOrOptionIsOneClearFailure() async throws {
         let maps = try Self.servedMaps()
         defer { try? FileManager.default.removeItem(at: maps) }
         let server = try SimulateServer(maps: maps)
@@ -72,21 +72,21 @@ import VPS
         let token = try server.createToken()
         let session = "Datasets/gallery-query-walk"
 
-        let badToken = try ArcloudProcess.run(["localize", "--server", server.url, "--token", "arc_" + String(repeating: "A", count: 43),
+        let badToken = try await ArcloudProcess.runOffThread(["localize", "--server", server.url, "--token", "arc_" + String(repeating: "A", count: 43),
                                                "--map", "gallery", session])
         #expect(badToken.status == 1)
         #expect(badToken.stderr.contains("401") && badToken.stderr.split(separator: "\n").count == 1, "\(badToken.stderr)")
 
-        let badMap = try ArcloudProcess.run(["localize", "--server", server.url, "--token", token, "--map", "nowhere", session])
+        let badMap = try await ArcloudProcess.runOffThread(["localize", "--server", server.url, "--token", token, "--map", "nowhere", session])
         #expect(badMap.status == 1)
         #expect(badMap.stderr.contains("no map 'nowhere'") && badMap.stderr.contains("gallery"), "\(badMap.stderr)")
 
-        let mixed = try ArcloudProcess.run(["localize", "--server", server.url, "--token", token, "--map", "gallery",
+        let mixed = try await ArcloudProcess.runOffThread(["localize", "--server", server.url, "--token", token, "--map", "gallery",
                                             "--workers", "2", session])
         #expect(mixed.status == 2 && mixed.stderr.contains("--concurrency"))
-        let noToken = try ArcloudProcess.run(["localize", "--server", server.url, "--map", "gallery", session])
+        let noToken = try await ArcloudProcess.runOffThread(["localize", "--server", server.url, "--map", "gallery", session])
         #expect(noToken.status == 2 && noToken.stderr.contains("--token"))
-        let closed = try ArcloudProcess.run(["localize", "--server", "http://127.0.0.1:1", "--token", token,
+        let closed = try await ArcloudProcess.runOffThread(["localize", "--server", "http://127.0.0.1:1", "--token", token,
                                              "--map", "gallery", session])
         #expect(closed.status == 1 && closed.stderr.contains("cannot list the maps"))
     }

@@ -68,7 +68,7 @@ public struct BatchLocalizer: Sendable {
         switch mode {
         case .singleShot:
             let next = Atomic<Int>(0)
-            Self.onThreads(workerCount) { w in
+            ThreadGroup.run(count: workerCount) { w in
                 while true {
                     let i = next.add(1, ordering: .relaxed).oldValue
                     if i >= frames.count { break }
@@ -77,7 +77,7 @@ public struct BatchLocalizer: Sendable {
             }
         case .tracking:
             let runLength = (frames.count + workerCount - 1) / workerCount
-            Self.onThreads(workerCount) { w in
+            ThreadGroup.run(count: workerCount) { w in
                 var tracker = OdometryTracker()
                 for i in (w * runLength)..<min((w + 1) * runLength, frames.count) {
                     let prior = tracker.predict(odometry: frames[i].odometry)
@@ -89,22 +89,5 @@ public struct BatchLocalizer: Sendable {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let outcomes = results.withLock { $0.compactMap { $0 } }
         return (outcomes, seconds)
-    }
-
-    /// Runs `body(0..<count)` on `count` threads at once and waits for all of them. Own
-    /// threads rather than `concurrentPerform`, which runs no more at once than there are
-    /// cores: a worker waiting on the network must not hold back the others.
-    private static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        let group = DispatchGroup()
-        for w in 0..<count {
-            group.enter()
-            let thread = Thread {
-                body(w)
-                group.leave()
-            }
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
-        group.wait()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VPS
 import VPSClient
 import VPSServer
@@ -23,6 +24,13 @@ struct BenchServeCommand: Command {
            request) and prints requests/s, p50 and p99 latency, errors, and the scaling:
            requests/s over (min(concurrency, cores) x the in-process rate). The target at
            concurrency >= cores is a scaling of at least 0.9.
+        On a machine shared with other work the cores are not all this process's, so the
+        same run also measures the in-process rate on min(concurrency, cores) threads at
+        once (before and after the HTTP runs, like the single-thread rate) and prints each
+        HTTP figure against it too, with the CPU this process got during that HTTP run (in
+        cores): the parallel in-process speedup and the CPU show how much of the machine
+        there was, the HTTP-over-parallel ratio how much of it the server turned into
+        answers.
 
         OPTIONS:
           --maps <dir>           Directory of .vpsmap files (required)
@@ -122,16 +130,42 @@ struct BenchServeCommand: Command {
             }
             return Double(requests) / max((clock.now - t0).secondsValue, 1e-9)
         }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let parallelThreads = Array(Set(levels.map { min($0, cores) }).filter { $0 > 1 }).sorted()
+        // The same frames on `threads` plain threads at once (each its own engine call,
+        // as the server's workers make them).
+        func parallelInProcessRate(threads: Int) throws -> Double {
+            let failure = Mutex<LocalizationEngineError?>(nil)
+            let t0 = clock.now
+            ThreadGroup.run(count: threads) { t in
+                for i in stride(from: t, to: requests, by: threads) {
+                    let f = frames[i % frames.count]
+                    do throws(LocalizationEngineError) { _ = try engine.localize(image: f.image, request: f.request) } catch {
+                        failure.withLock { if $0 == nil { $0 = error } }
+                    }
+                }
+            }
+            let seconds = (clock.now - t0).secondsValue
+            if let error = failure.withLock({ $0 }) { throw CommandFailure("in-process localization: \(error)") }
+            return Double(requests) / max(seconds, 1e-9)
+        }
         let rateBefore = try inProcessRate()
+        var parallelBefore: [Int: Double] = [:]
+        for n in parallelThreads { parallelBefore[n] = try parallelInProcessRate(threads: n) }
         var reports: [LoadReport] = []
+        var cpuCores: [Int: Double] = [:]
         for c in levels {
+            let cpu0 = ProcessCPUTime.seconds(), t0 = clock.now
             reports.append(try await VPSLoadGenerator.run(baseURL: server.baseURL, token: token, frames: frames,
                                                           concurrency: c, requests: requests))
+            cpuCores[c] = (ProcessCPUTime.seconds() - cpu0) / max((clock.now - t0).secondsValue, 1e-9)
         }
         let rateAfter = try inProcessRate()
+        var parallelRates: [Int: Double] = [1: (rateBefore + rateAfter) / 2]
+        for n in parallelThreads { parallelRates[n] = (parallelBefore[n]! + (try parallelInProcessRate(threads: n))) / 2 }
         let rate = (rateBefore + rateAfter) / 2
-        let cores = ProcessInfo.processInfo.activeProcessorCount
         func scaling(_ r: LoadReport) -> Double { r.requestsPerSecond / (Double(min(r.concurrency, cores)) * rate) }
+        func ofParallel(_ r: LoadReport) -> Double { r.requestsPerSecond / parallelRates[min(r.concurrency, cores)]! }
 
         let atOrAboveCores = reports.filter { $0.concurrency >= cores }
         let targetMet = !atOrAboveCores.isEmpty && atOrAboveCores.allSatisfy { scaling($0) >= 0.9 }
@@ -141,6 +175,12 @@ struct BenchServeCommand: Command {
                 var http: [LoadReport]; var overheadAtConcurrency1Ms: Double; var overheadAtConcurrency1Percent: Double
                 var cores: Int; var inProcessRequestsPerSecond: Double; var inProcessRateBefore: Double
                 var inProcessRateAfter: Double; var scaling: [String: Double]; var scalingTargetMet: Bool
+                /// In-process requests/s on n threads at once (n = 1 is the single-thread rate).
+                var inProcessParallelRequestsPerSecond: [String: Double]
+                /// Each HTTP run's requests/s over the in-process rate on min(concurrency, cores) threads.
+                var ofParallelInProcess: [String: Double]
+                /// CPU seconds this process used per wall second during each HTTP run.
+                var cpuCores: [String: Double]
             }
             let e = JSONEncoder()
             e.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -149,17 +189,25 @@ struct BenchServeCommand: Command {
                              overheadAtConcurrency1Percent: overhead, cores: cores, inProcessRequestsPerSecond: rate,
                              inProcessRateBefore: rateBefore, inProcessRateAfter: rateAfter,
                              scaling: Dictionary(uniqueKeysWithValues: reports.map { ("\($0.concurrency)", scaling($0)) }),
-                             scalingTargetMet: targetMet)
+                             scalingTargetMet: targetMet,
+                             inProcessParallelRequestsPerSecond: Dictionary(uniqueKeysWithValues: parallelRates.map { ("\($0.key)", $0.value) }),
+                             ofParallelInProcess: Dictionary(uniqueKeysWithValues: reports.map { ("\($0.concurrency)", ofParallel($0)) }),
+                             cpuCores: Dictionary(uniqueKeysWithValues: cpuCores.map { ("\($0.key)", $0.value) }))
             print(String(decoding: try e.encode(out), as: UTF8.self))
         } else {
             print("bench serve: map '\(mapId)', \(frames.count) frames of \(session.name), server threads \(server.configuration.threads)")
             print(String(format: "in-process localizer: median %.2f ms/frame, %d/%d localized", inProcessMedian, localizedInProcess, requests))
             print(String(format: "in-process single thread: %.1f req/s (%.1f before, %.1f after the HTTP runs); %d cores, %d workers",
                          rate, rateBefore, rateAfter, cores, server.configuration.localizationWorkers))
+            for n in parallelThreads {
+                print(String(format: "in-process on %d threads at once: %.1f req/s = %.2f x the single-thread rate (%d if this process had %d cores to itself)",
+                             n, parallelRates[n]!, parallelRates[n]! / max(rate, 1e-9), n, n))
+            }
             for r in reports {
-                print(String(format: "HTTP concurrency %3d: %7.1f req/s = %.2f x (%d x in-process)  p50 %7.2f ms  p99 %7.2f ms  %d/%d localized  %d errors",
-                             r.concurrency, r.requestsPerSecond, scaling(r), min(r.concurrency, cores), r.p50Ms, r.p99Ms,
-                             r.localized, r.requests, r.errors)
+                print(String(format: "HTTP concurrency %3d: %7.1f req/s = %.2f x (%d x in-process) = %.2f x in-process %d at once, CPU %.2f cores  p50 %7.2f ms  p99 %7.2f ms  %d/%d localized  %d errors",
+                             r.concurrency, r.requestsPerSecond, scaling(r), min(r.concurrency, cores), ofParallel(r),
+                             min(r.concurrency, cores), cpuCores[r.concurrency] ?? 0,
+                             r.p50Ms, r.p99Ms, r.localized, r.requests, r.errors)
                       + (r.firstError.map { " (first: \($0))" } ?? ""))
             }
             print(String(format: "HTTP overhead at concurrency 1 (paired): %+.2f ms = %+.1f %% of the in-process time (target < 10 %%)",
