@@ -124,10 +124,3 @@ struct DrainTests {
         #expect(Int(draining ?? "") ?? 0 >= 1, "\(stderr)")
     }
 }
-
-/// Runs blocking `work` on a thread of its own and returns its result. Not on Dispatch:
-/// with many tests blocking at once its pool runs dry and work waits there for tens of
-/// seconds, which timing assertions would blame on the server.
-func offThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { cont in Thread { cont.resume(returning: work()) }.start() }
-}

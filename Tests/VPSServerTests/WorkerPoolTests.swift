@@ -28,7 +28,7 @@ import VPSServer
         let idleSlowest = try await slowestOffThread(5, healthAndMaps)
         // Two localizations occupy both workers, a third waits in the queue.
         let request = localizeRaw(token: token)
-        let held = (0..<3).map { _ in Task { try await rawExchangeOffThread(port: port, request, timeout: 600) } }
+        let held = (0..<3).map { _ in rawExchangeStarted(port: port, request, timeout: 600) }
         #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
         #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
         // Wait until the third is queued (polled on a thread of its own: a loaded test run
@@ -61,7 +61,7 @@ import VPSServer
 
         for _ in 0..<3 { gate.signal() }
         for t in held {
-            let r = try await t.value
+            let r = try await t.value.get()
             #expect(r.status == 200 && r.body.contains(#""status":"localized""#))
         }
     }
@@ -75,11 +75,11 @@ import VPSServer
         defer { gate.signal(); gate.signal() }
         let port = f.server.port, request = localizeRaw(token: f.allMaps)
         // One runs past its budget; the one queued behind it expires without starting.
-        async let running = rawExchangeOffThread(port: port, request)
+        let running = rawExchangeStarted(port: port, request)
         #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
-        async let queued = rawExchangeOffThread(port: port, request)
+        let queued = rawExchangeStarted(port: port, request)
         // Both are answered while the gate is still closed: the budget answered them.
-        let (a, b) = try await (running, queued)
+        let (a, b) = (try await running.value.get(), try await queued.value.get())
         for r in [a, b] {
             #expect(r.status == 503)
             #expect(r.headers["content-type"] == "application/json")
