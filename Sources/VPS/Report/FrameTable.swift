@@ -16,7 +16,7 @@ struct FrameTable {
     func html() -> String {
         let t0 = outcomes.first?.timestamp ?? 0
         let d = LengthDisplay.forLengths(upTo: outcomes.compactMap { $0.error?.translation }.max() ?? 0.01, unit: unit)
-        let headers = ["#", "frame", "time (s)", "status", "section", "inliers", "matches",
+        let headers = ["#", "frame", "image", "time (s)", "status", "section", "inliers", "matches",
                        "translation error (\(d.unit))", "rotation error (°)", "reprojection (px)", "total (ms)", "reason"]
         var s = "<table id=\"frames\" class=\"sortable\"><thead><tr>"
         for (i, h) in headers.enumerated() {
@@ -28,6 +28,7 @@ struct FrameTable {
             let cells = [
                 Cell("\(i)", Double(i)),
                 Cell(o.frameId),
+                Cell(o.image ?? ""),
                 Cell(String(format: "%.3f", o.timestamp - t0), o.timestamp - t0),
                 Cell(r.status.rawValue),
                 Cell(r.sectionId ?? ""),

@@ -44,6 +44,7 @@ struct WorstFrames {
         var s = "<div class=\"worst\">\n"
         for o in chosen {
             var caption = "<b><a href=\"#frame-\(escape(o.frameId))\">frame \(escape(o.frameId))</a></b>"
+            if let image = o.image { caption += " (\(escape(image)))" }
             if let e = o.error {
                 caption += " — error " + d.text(e.translation) + String(format: ", %.2f°", e.rotationDegrees)
             } else if o.result.isLocalized {

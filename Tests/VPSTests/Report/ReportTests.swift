@@ -62,7 +62,8 @@ import Vision
                                         sectionId: "room-a", inliers: 100, matches: 180, reprojectionError: 1.1)
         }
         result.timings.total = 10 + Double(i)
-        return FrameOutcome(frameId: String(format: "%06d", i), timestamp: 1305031102.5 + Double(i) / 10,
+        return FrameOutcome(frameId: String(format: "%06d", i), image: String(format: "rgb/IMG_%04d.jpg", i),
+                            timestamp: 1305031102.5 + Double(i) / 10,
                             result: result, groundTruth: truth ? gt : nil)
     }
 
@@ -126,7 +127,9 @@ import Vision
         #expect(html.contains("translation error (cm)"))
         #expect(html.contains(">1.20</td>") && html.contains("<td data-v=\"1.2"))
         #expect(html.contains("<script>") && html.contains("addEventListener('click'"))
-        #expect(html.contains("<th data-column=\"11\""))
+        #expect(html.contains("<th data-column=\"12\""))
+        // Each row names the user's image, not only the frame id.
+        #expect(html.contains("<td>000001</td><td>rgb/IMG_0001.jpg</td>"))
     }
 
     @Test func worstFramesAreTheFailedThenTheFarthestOff() {
