@@ -98,21 +98,16 @@ final class ServiceMetrics: Sendable {
         for (k, v) in s.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
             out += "arcloud_http_requests_total{route=\"\(k.route)\",method=\"\(k.method)\",status=\"\(k.status)\"} \(v)\n"
         }
-        out += "# HELP arcloud_http_request_duration_seconds Time from request headers to the response being queued (or the connection ending).\n"
-        out += "# TYPE arcloud_http_request_duration_seconds histogram\n"
-        for (route, h) in s.durations.sorted(by: { $0.key < $1.key }) {
-            out += h.lines(name: "arcloud_http_request_duration_seconds", labels: "route=\"\(route)\"")
-        }
+        out += Self.histograms("arcloud_http_request_duration_seconds",
+                               "Time from request headers to the response being queued (or the connection ending).",
+                               label: "route", s.durations)
         out += "# HELP arcloud_localizations_total Localizations by outcome.\n"
         out += "# TYPE arcloud_localizations_total counter\n"
         for (k, v) in s.localizations.sorted(by: { $0.key < $1.key }) {
             out += "arcloud_localizations_total{outcome=\"\(k)\"} \(v)\n"
         }
-        out += "# HELP arcloud_localization_stage_seconds Time per localization stage, as the localizer measured it.\n"
-        out += "# TYPE arcloud_localization_stage_seconds histogram\n"
-        for (stage, h) in s.stages.sorted(by: { $0.key < $1.key }) {
-            out += h.lines(name: "arcloud_localization_stage_seconds", labels: "stage=\"\(stage)\"")
-        }
+        out += Self.histograms("arcloud_localization_stage_seconds", "Time per localization stage, as the localizer measured it.",
+                               label: "stage", s.stages)
         out += "# HELP arcloud_localization_queue_seconds Time a localization waited for a worker.\n"
         out += "# TYPE arcloud_localization_queue_seconds histogram\n"
         out += s.queueWait.lines(name: "arcloud_localization_queue_seconds", labels: nil)
@@ -122,6 +117,15 @@ final class ServiceMetrics: Sendable {
         out += Self.gauge("arcloud_localization_workers_busy", "Workers running a localization now.", g.workersBusy)
         out += Self.gauge("arcloud_localization_queue_length", "Localizations waiting for a worker.", g.queued)
         out += ProcessMetrics.current().exposition
+        return out
+    }
+
+    /// A histogram family with one label, its series in label order.
+    private static func histograms(_ name: String, _ help: String, label: String, _ series: [String: Histogram]) -> String {
+        var out = "# HELP \(name) \(help)\n# TYPE \(name) histogram\n"
+        for (value, h) in series.sorted(by: { $0.key < $1.key }) {
+            out += h.lines(name: name, labels: "\(label)=\"\(value)\"")
+        }
         return out
     }
 

@@ -47,6 +47,9 @@ import VPSServer
         #expect(text.contains(#"arcloud_localizations_total{outcome="localized"} 1"#))
         #expect(text.contains("arcloud_maps_loaded 1"))
         #expect(text.contains("# TYPE arcloud_http_request_duration_seconds histogram"))
+        #expect(text.contains(#"arcloud_http_request_duration_seconds_count{route="/v1/localize"} 1"#))
+        #expect(text.contains("# TYPE arcloud_localization_stage_seconds histogram"))
+        #expect(text.contains(#"arcloud_localization_stage_seconds_bucket{stage="total",le="+Inf"} 1"#))
     }
 
     @Test func aStoppedServerCanStartAgain() async throws {
