@@ -69,7 +69,12 @@ public final class VPSServer: Sendable {
             guard d == nil else { throw .alreadyRunning }
             handler.draining.store(false, ordering: .relaxed)       // a restart after stop() serves again
             handler.suspended.reopen()
-            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+            // poll(), not epoll: in libmicrohttpd 0.9.75, MHD_quiesce_daemon (the drain) races
+            // an epoll worker thread that removes the listen socket from its epoll set itself,
+            // and the loser's epoll_ctl failure is an MHD_PANIC that aborts the whole process
+            // ("Failed to remove listen FD from epoll set", seen in a test run). With poll()
+            // the quiesce is signalled through the inter-thread channel (MHD_USE_ITC) instead.
+            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
                 | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
             if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
             let cls = Unmanaged.passRetained(handler).toOpaque()
