@@ -47,10 +47,12 @@ nginx_bin() {
 # Starts replica $1 (1-based) on a free port; waits for its "listening" line.
 start_replica() {
   local i=$1 out="$dir/replica-$1.out"
-  # Every connection comes from nginx's address: no per-client connection cap.
+  # Every connection comes from nginx's address: no per-client connection cap. Disowned, so
+  # this shell does not report the replica the test kills as a killed job (it still reaps it).
   "$arcloud" serve --maps "$dir/maps" --db "$PG_URL" --port 0 --access-log "$dir/replica-$i.access.log" \
-    --max-connections-per-client 0 >"$out" 2>"$dir/replica-$i.err" &
+    --max-connections-per-client 0 >"$out" 2>"$dir/replica-$i.err" </dev/null &
   echo $! >"$dir/replica-$i.pid"
+  disown $!
   for _ in $(seq 1 300); do
     if grep -q "listening on" "$out" 2>/dev/null; then
       sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$out" | head -1 >"$dir/replica-$i.port"
