@@ -14,7 +14,11 @@ final class WorkerPool: @unchecked Sendable {
     let queueCapacity: Int
     // NSCondition guards every field below (the queue, busy, stopping).
     private let condition = NSCondition()
-    private var queue: [Job] = []
+    /// Jobs in order; a taken job's slot is emptied at once. A slot kept until the next
+    /// compaction held the finished job's captures (the request, its image, the server's
+    /// handler) for up to 64 more jobs, and after shutdown for good: the handler owns
+    /// this pool, so a stopped server was never freed (LeakSanitizer, docs/hardening.md).
+    private var queue: [Job?] = []
     private var head = 0
     private var busy = 0
     private var stopping = false
@@ -68,7 +72,8 @@ final class WorkerPool: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let job = queue[head]
+            guard let job = queue[head] else { preconditionFailure("a queued job was taken twice") }
+            queue[head] = nil
             head += 1
             if head > 64 && head * 2 > queue.count {      // compact now and then, not per job
                 queue.removeFirst(head)
