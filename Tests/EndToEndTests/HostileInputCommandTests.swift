@@ -78,6 +78,25 @@ import VPS
         #expect(copied.isEmpty)
     }
 
+    @Test func missingOrFIFOCOLMAPFilesAreOneLineErrors() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-nomodel-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let out = root.appendingPathComponent("m.vpsmap").path
+        let build = try ArcloudProcess.run(["map", "build", "--colmap", root.path, "--images", root.path, "--out", out], timeout: 120)
+        let imported = try ArcloudProcess.run(["dataset", "import-colmap", root.path, root.appendingPathComponent("s").path], timeout: 120)
+        for r in [build, imported] {
+            #expect(r.status == 1, "\(r.stderr)")
+            #expect(r.stderr.contains(root.path) && r.stderr.contains("no COLMAP model"), "\(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1 && !r.stderr.contains("NSCocoaErrorDomain"), "\(r.stderr)")
+        }
+        // A FIFO is never opened (opening it would wait for a writer forever).
+        try "1 PINHOLE 640 480 500 500 320 240\n".write(to: root.appendingPathComponent("cameras.txt"), atomically: true, encoding: .utf8)
+        #expect(mkfifo(root.appendingPathComponent("images.txt").path, 0o644) == 0)
+        let fifo = try ArcloudProcess.run(["map", "build", "--colmap", root.path, "--images", root.path, "--out", out], timeout: 120)
+        #expect(fifo.status == 1 && fifo.stderr.contains("images.txt") && fifo.stderr.contains("FIFO"), "\(fifo.stderr)")
+    }
+
     // MARK: Sessions that cannot localize
 
     @Test func localizeFailsForAnInvalidCameraOrNoFrames() throws {
