@@ -8,9 +8,12 @@
 #                                                   SDK, batch localizer, Vision's concurrency
 #
 # Options after the mode go to `swift test` (e.g. `--filter VPSServerTests`; with tsan they
-# replace its default filter). Exits 1 on any sanitizer report, even from a test that
-# passed. Suppressions (scripts/sanitizers/*.supp) hold only documented false positives
-# in system libraries. See docs/hardening.md.
+# replace its default filter). Without options, asan runs every test in two passes as
+# scripts/test.sh does (the real-photo suites last). Exits 1 on any sanitizer report, even
+# from a test that passed. Suppressions (scripts/sanitizers/*.supp) hold only documented
+# false positives in system libraries. See docs/hardening.md.
+# As in scripts/test.sh, a scratch PostgreSQL serves the PostgreSQL token store tests
+# unless ARCLOUD_TEST_POSTGRES_URL names one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,20 +26,22 @@ case $mode in
         # conversion checks trap in debug builds anyway): UBSan covers the C and C++
         # targets; ASan's runtime carries UBSan's handlers.
         flags=(--sanitize=address -Xcc -fsanitize=undefined -Xcxx -fsanitize=undefined)
-        default_filter=()
+        # Two passes, as in scripts/test.sh: the real-photo and capture-format suites' long map
+        # builds hold the concurrency pool, and server tests waiting on in-flight requests time
+        # out behind them.
+        heavy='RealPhotoTests|RealPhotoMapTests|CaptureFormatsTests'
+        default_passes=("--skip $heavy" "--filter $heavy")
         ;;
     tsan)
         scratch=.build-tsan
         flags=(--sanitize=thread)
-        default_filter=(--filter 'VPSServerTests|GraffityARCloudTests|BatchLocalizer|ConcurrencyTests|ShippedLocalization')
+        default_passes=("--filter VPSServerTests|GraffityARCloudTests|BatchLocalizer|ConcurrencyTests|ShippedLocalization")
         ;;
     *)
         echo "usage: scripts/sanitize.sh asan|tsan [swift test options]" >&2
         exit 2
         ;;
 esac
-test_options=("$@")
-(( ${#test_options[@]} > 0 )) || test_options=("${default_filter[@]}")
 
 scripts/setup.sh
 # VisionCore at -O2 as in scripts/test.sh: Eigen at -O0 is ~50x slower. Sanitizers still
@@ -53,11 +58,28 @@ export ASAN_OPTIONS=detect_leaks=1:suppressions=$supp/asan.supp:detect_stack_use
 export LSAN_OPTIONS=suppressions=$supp/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan.supp
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp
+if [ -z "${ARCLOUD_TEST_POSTGRES_URL:-}" ]; then
+    pg_dir=$(mktemp -d "${TMPDIR:-/tmp}/arcloud-sanitize-pg.XXXXXX")
+    trap 'scripts/postgres-scratch.sh stop "$pg_dir"; rm -rf "$pg_dir"' EXIT
+    ARCLOUD_TEST_POSTGRES_URL=$(scripts/postgres-scratch.sh start "$pg_dir")
+    export ARCLOUD_TEST_POSTGRES_URL
+fi
 log=$scratch/sanitize-$mode.log
+: > "$log"
 status=0
-swift test --skip-build --scratch-path "$scratch" "${flags[@]}" "${cxx[@]}" "${test_options[@]}" 2>&1 \
-    | tee "$log" || status=$?
-echo "sanitize $mode: tests $((SECONDS - built)) s"
+run_tests() {  # swift test options
+    swift test --skip-build --scratch-path "$scratch" "${flags[@]}" "${cxx[@]}" "$@" 2>&1 | tee -a "$log" || status=$?
+}
+if (( $# > 0 )); then
+    run_tests "$@"
+else
+    for pass in "${default_passes[@]}"; do
+        read -r -a pass_options <<< "$pass"
+        run_tests "${pass_options[@]}"
+    done
+fi
+tests_run=$(grep -oE 'Test run with [0-9]+ tests' "$log" | awk '{ n += $4 } END { print n + 0 }')
+echo "sanitize $mode: $tests_run tests run in $((SECONDS - built)) s"
 
 # A report in a child process (the EndToEnd tests run the built `arcloud`) or in a
 # test that caught the failure still counts.

@@ -3,7 +3,7 @@
 # Extra package names as arguments are installed too (e.g. `scripts/setup.sh chromium`
 # for scripts/report-screenshots.sh); the build and the tests need none of them.
 set -euo pipefail
-packages=(libopencv-dev libpng-dev libjpeg-dev libeigen3-dev libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev pkg-config
+packages=(libopencv-dev libpng-dev libjpeg-dev libeigen3-dev libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev pkg-config curl
           libpq-dev libssl-dev postgresql nginx "$@")
 missing=()
 for p in "${packages[@]}"; do

@@ -36,10 +36,11 @@ struct ArcloudProcess {
         }
     }
 
+    /// Runs `arcloud` (or, with `program`, another command) from the package root.
     @discardableResult
-    static func run(_ arguments: [String], timeout: TimeInterval = 300) throws -> Output {
+    static func run(_ arguments: [String], program: URL = executable, timeout: TimeInterval = 300) throws -> Output {
         let p = Process()
-        p.executableURL = executable
+        p.executableURL = program
         p.arguments = arguments
         p.currentDirectoryURL = packageRoot
         let out = Pipe(), err = Pipe()

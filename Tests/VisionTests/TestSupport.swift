@@ -82,3 +82,13 @@ func residentBytes() -> Int {
     let f = s.split(separator: " ")
     return (Int(f[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
+
+/// Bytes this process holds allocated right now, as a sanitizer's allocator counts them
+/// (`__sanitizer_get_current_allocated_bytes`), or nil when no sanitizer runtime is loaded.
+/// The count drops at `free`; RSS under AddressSanitizer does not, because freed blocks wait
+/// in its quarantine (256 MB by default) before they are reused.
+func sanitizerAllocatedBytes() -> Int? {
+    guard let symbol = dlsym(nil, "__sanitizer_get_current_allocated_bytes") else { return nil }
+    let allocated = unsafeBitCast(symbol, to: (@convention(c) () -> UInt).self)
+    return Int(allocated())
+}
