@@ -54,20 +54,28 @@ extension Localizer {
         let weak = "weak seed (\(seed.inliers) inliers)"
         let w = options.weakSeed
         guard let e = grown.estimate else { return "\(weak) did not grow" }
-        let predicted = predictedVisible(from: e.cameraFromWorld, query.camera)
-        let needed = w.needed(visible: predicted.count)
-        let visible = "\(predicted.count) map points predicted visible"
+        let distinctive = grown.inlierMatches.filter { $0.distance <= w.distinctiveDistance }
+            .map { query.keypoints[$0.query].position }
+        // Projecting the whole map (28,000 points on the gallery) is the costly part: a pose
+        // that meets the dense-map counts, which are the most ever asked, needs it only for
+        // the coverage check, after the cheap ones.
+        var predicted: [SIMD2<Double>]?
+        var needed = (inliers: w.minGrownInliers, distinctive: w.minDistinctiveInliers)
+        if grown.inliers < needed.inliers || distinctive.count < needed.distinctive {
+            let p = predictedVisible(from: e.cameraFromWorld, query.camera)
+            predicted = p
+            needed = w.needed(visible: p.count)
+        }
+        let visible = predicted.map { " (\($0.count) map points predicted visible)" } ?? ""
         if grown.inliers < needed.inliers {
-            return "\(weak) grew to \(grown.inliers) < \(needed.inliers) inliers (\(visible))"
+            return "\(weak) grew to \(grown.inliers) < \(needed.inliers) inliers\(visible)"
         }
         let ratio = Double(e.inlierCount) / Double(max(grown.matches.count, 1))
         if ratio < w.minGrownInlierRatio {
             return String(format: "%@ grew to inlier ratio %.2f below %.2f", weak, ratio, w.minGrownInlierRatio)
         }
-        let distinctive = grown.inlierMatches.filter { $0.distance <= w.distinctiveDistance }
-            .map { query.keypoints[$0.query].position }
         if distinctive.count < needed.distinctive {
-            return "\(weak) grew to \(distinctive.count) < \(needed.distinctive) distinctive inliers (\(visible))"
+            return "\(weak) grew to \(distinctive.count) < \(needed.distinctive) distinctive inliers\(visible)"
         }
         let centre = e.pose.center
         let nearest = map.keyframes.lazy.map { length($0.pose.translation - centre) }.min() ?? .infinity
@@ -75,7 +83,8 @@ extension Localizer {
             return String(format: "%@ grew to a pose %.2f map scales from the nearest mapping keyframe", weak,
                           nearest / scale.length)
         }
-        let counts = w.coverage.counts(predicted: predicted, inliers: distinctive,
+        let counts = w.coverage.counts(predicted: predicted ?? predictedVisible(from: e.cameraFromWorld, query.camera),
+                                       inliers: distinctive,
                                        width: query.camera.width, height: query.camera.height)
         if !w.coverage.accepts(counts) {
             return "\(weak) grew to a pose that explains \(counts.explained) of \(counts.expected) image regions"
