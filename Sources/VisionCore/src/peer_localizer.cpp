@@ -1,5 +1,6 @@
 // The OpenCV-only peer pipeline for `arcloud bench localize` (see vc_peer.h).
 #include "vc_peer.h"
+#include "peer_pose.hpp"
 
 #include <chrono>
 #include <new>
@@ -15,12 +16,6 @@ struct vc_peer {
     std::vector<cv::Point3f> points;
     vc_peer_params params;
 };
-
-namespace {
-double ms_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-}  // namespace
 
 extern "C" vc_peer *vc_peer_create(const uint8_t *descriptors, const double *points_xyz, int32_t n,
                                    vc_peer_params params) {
@@ -61,7 +56,7 @@ extern "C" vc_status vc_peer_localize(vc_peer *peer, const float *keypoints_xy, 
             }
         }
         out->matches = int32_t(image_points.size());
-        out->match_ms = ms_since(t0);
+        out->match_ms = vc::peer::ms_since(t0);
 
         t0 = std::chrono::steady_clock::now();
         if (image_points.size() >= 4) {
@@ -72,22 +67,10 @@ extern "C" vc_status vc_peer_localize(vc_peer *peer, const float *keypoints_xy, 
                                          peer->params.max_iterations, float(peer->params.ransac_threshold_px),
                                          peer->params.confidence, inliers, cv::SOLVEPNP_AP3P);
             if (ok && int32_t(inliers.size()) >= peer->params.min_inliers) {
-                std::vector<cv::Point3f> in_obj;
-                std::vector<cv::Point2f> in_img;
-                for (int i : inliers) {
-                    in_obj.push_back(object_points[i]);
-                    in_img.push_back(image_points[i]);
-                }
-                cv::solvePnPRefineLM(in_obj, in_img, camera, cv::noArray(), rvec, tvec);
-                cv::Matx33d R;
-                cv::Rodrigues(rvec, R);
-                for (int i = 0; i < 9; ++i) out->R_cw[i] = R.val[i];
-                for (int i = 0; i < 3; ++i) out->t_cw[i] = tvec.at<double>(i);
-                out->inliers = int32_t(inliers.size());
-                out->localized = 1;
+                vc::peer::write_refined_pose(object_points, image_points, inliers, camera, rvec, tvec, out);
             }
         }
-        out->solve_ms = ms_since(t0);
+        out->solve_ms = vc::peer::ms_since(t0);
         return VC_OK;
     } catch (const std::bad_alloc &) {
         return VC_ERR_OUT_OF_MEMORY;

@@ -1,5 +1,6 @@
-// The reference pipeline of ../shared/real/README.md (see vc_reference_peer.h).
+// The reference OpenCV pipeline of `arcloud bench real`, with a map of its own (see vc_reference_peer.h).
 #include "vc_reference_peer.h"
+#include "peer_pose.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -19,10 +20,6 @@ struct PosedView {
     cv::Matx33d K, R;
     cv::Vec3d t, centre;
 };
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 cv::Matx33d intrinsics(const double K[4]) { return {K[0], 0, K[2], 0, K[1], K[3], 0, 0, 1}; }
 
@@ -171,7 +168,7 @@ extern "C" vc_status vc_reference_peer_localize(vc_reference_peer *peer, const v
             }
         }
         out->matches = int32_t(image_points.size());
-        out->match_ms = ms_since(t0);
+        out->match_ms = vc::peer::ms_since(t0);
         t0 = std::chrono::steady_clock::now();
         if (image_points.size() >= 6) {
             const cv::Matx33d K = intrinsics(query->K);
@@ -181,19 +178,10 @@ extern "C" vc_status vc_reference_peer_localize(vc_reference_peer *peer, const v
                                          peer->params.max_iterations, float(peer->params.ransac_threshold_px),
                                          0.999, inliers, cv::SOLVEPNP_AP3P);
             if (ok && int32_t(inliers.size()) >= peer->params.min_inliers) {
-                std::vector<cv::Point3f> in_obj;
-                std::vector<cv::Point2f> in_img;
-                for (int i : inliers) { in_obj.push_back(object_points[i]); in_img.push_back(image_points[i]); }
-                cv::solvePnPRefineLM(in_obj, in_img, K, cv::noArray(), rvec, tvec);
-                cv::Matx33d R;
-                cv::Rodrigues(rvec, R);
-                for (int i = 0; i < 9; ++i) out->R_cw[i] = R.val[i];
-                for (int i = 0; i < 3; ++i) out->t_cw[i] = tvec.at<double>(i);
-                out->inliers = int32_t(inliers.size());
-                out->localized = 1;
+                vc::peer::write_refined_pose(object_points, image_points, inliers, K, rvec, tvec, out);
             }
         }
-        out->solve_ms = ms_since(t0);
+        out->solve_ms = vc::peer::ms_since(t0);
         return VC_OK;
     } catch (const std::bad_alloc &) {
         return VC_ERR_OUT_OF_MEMORY;

@@ -1,0 +1,42 @@
+// What the two OpenCV peers (peer_localizer.cpp: on arcloud's map; reference_peer.cpp: with
+// a map of its own) share after their RANSAC: the pose refined on its inliers and written
+// into the result, and the stage timer. One copy, so the two peers cannot drift apart.
+#pragma once
+
+#include "vc_peer.h"
+
+#include <chrono>
+#include <vector>
+
+#include <opencv2/calib3d.hpp>
+#include <opencv2/core.hpp>
+
+namespace vc::peer {
+
+inline double ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// Refines (rvec, tvec) with Levenberg-Marquardt on the RANSAC inliers and writes the
+/// world-to-camera pose, the inlier count and `localized = 1` into `out`.
+inline void write_refined_pose(const std::vector<cv::Point3f> &object_points,
+                               const std::vector<cv::Point2f> &image_points, const std::vector<int> &inliers,
+                               const cv::Matx33d &K, cv::Mat &rvec, cv::Mat &tvec, vc_peer_result *out) {
+    std::vector<cv::Point3f> in_obj;
+    std::vector<cv::Point2f> in_img;
+    in_obj.reserve(inliers.size());
+    in_img.reserve(inliers.size());
+    for (int i : inliers) {
+        in_obj.push_back(object_points[i]);
+        in_img.push_back(image_points[i]);
+    }
+    cv::solvePnPRefineLM(in_obj, in_img, K, cv::noArray(), rvec, tvec);
+    cv::Matx33d R;
+    cv::Rodrigues(rvec, R);
+    for (int i = 0; i < 9; ++i) out->R_cw[i] = R.val[i];
+    for (int i = 0; i < 3; ++i) out->t_cw[i] = tvec.at<double>(i);
+    out->inliers = int32_t(inliers.size());
+    out->localized = 1;
+}
+
+}  // namespace vc::peer
