@@ -186,4 +186,45 @@ import VPS
         let notARun = try ArcloudProcess.run(["compare", dir.path, dir.appendingPathComponent("B").path])
         #expect(notARun.status == 1 && notARun.stderr.contains("results.jsonl"))
     }
+
+    /// On a map in unknown units (a COLMAP model) `compare` judges changes in shares of the
+    /// scene scale, as `localize` scored the runs, and refuses metres.
+    @Test func compareSpeaksTheMapsUnits() throws {
+        let dir = try Self.scratch("compare-units")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func outcome(_ i: Int, _ error: Double?) -> FrameOutcome {
+            let gt = Pose(rotation: .identity, translation: SIMD3(Double(i), 0, 0))
+            let result = error.map { LocalizationResult(status: .localized, pose: Pose(rotation: .identity, translation: gt.translation + SIMD3($0, 0, 0)), inliers: 50) }
+                ?? LocalizationResult(status: .rejected, reason: "too few inliers")
+            return FrameOutcome(frameId: "f\(i)", image: "frames/f\(i).jpg", timestamp: Double(i), result: result, groundTruth: gt)
+        }
+        // Scene scale 10 map units: 2 % is 0.2 units. f1 moves from 0.5 % to 3 % (worse by 2.5 %),
+        // f2 from 0.5 % to 1.5 %: worse by 1 %, under the 2 % threshold.
+        let a = [outcome(0, 0.05), outcome(1, 0.05), outcome(2, 0.05)]
+        let b = [outcome(0, 0.05), outcome(1, 0.30), outcome(2, 0.15)]
+        for (name, outcomes) in [("A", a), ("B", b)] {
+            try BatchReport(sessionName: "s", mapName: "m", mode: "single-shot", outcomes: outcomes,
+                            summary: AccuracySummary(outcomes: outcomes, wallSeconds: 1, thresholds: ErrorThreshold.relative(to: 10)))
+                .write(to: dir.appendingPathComponent(name))
+        }
+        try BatchReport(sessionName: "s", mapName: "m", mode: "single-shot", outcomes: b,
+                        summary: AccuracySummary(outcomes: b, wallSeconds: 1)).write(to: dir.appendingPathComponent("metric"))
+        let runA = dir.appendingPathComponent("A").path, runB = dir.appendingPathComponent("B").path
+        let r = try ArcloudProcess.run(["compare", runA, runB])
+        #expect(r.status == 1, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 2, "\(r.stdout)")
+        #expect(lines[0].hasPrefix("f1") && lines[0].contains("worse")
+                && lines[0].contains("0.50 % of scene scale, 0.00° → 3.00 % of scene scale, 0.00°"), "\(r.stdout)")
+        #expect(lines[1].contains("within (2 % of scene scale, 2°) 100.0 % → 66.7 %") && lines[1].contains("1 regressions"))
+        // A tighter share sees f2 too; a looser one sees nothing.
+        let tight = try ArcloudProcess.run(["compare", runA, runB, "--threshold-percent", "0.5"])
+        #expect(tight.stdout.contains("2 regressions"), "\(tight.stdout)")
+        #expect(try ArcloudProcess.run(["compare", runA, runB, "--threshold-percent", "5"]).status == 0)
+        // Metres mean nothing on this map; nor do runs scored in different units compare.
+        let cm = try ArcloudProcess.run(["compare", runA, runB, "--threshold-cm", "5"])
+        #expect(cm.status == 2 && cm.stderr.contains("--threshold-percent"), "\(cm.stderr)")
+        let mixed = try ArcloudProcess.run(["compare", runA, dir.appendingPathComponent("metric").path])
+        #expect(mixed.status == 1 && mixed.stderr.contains("not runs on the same map"), "\(mixed.stderr)")
+    }
 }

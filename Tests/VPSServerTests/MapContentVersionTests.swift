@@ -29,12 +29,9 @@ import VPSServer
         let version = try Self.fileDigest(served)
 
         let engine = MapDirectoryEngine(directory: directory)
-        let store = try SQLiteTokenStore(path: ":memory:")
-        let token = try store.create(name: "t").token
-        let server = VPSServer(engine: engine, tokens: store)
-        try server.start()
-        defer { server.stop() }
-        let client = try VPSClient(baseURL: server.baseURL, token: token)
+        let fixture = try EngineServer(engine: engine)
+        defer { fixture.stop() }
+        let client = fixture.client
 
         #expect(try await client.maps().map(\.version) == [version])
         let session = shipped.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Datasets/gallery-query-walk")

@@ -30,12 +30,9 @@ import VPSServer
         #expect(try engine.scene(mapId: "beta").sections.map(\.id) == ["yard"])
         #expect(throws: LocalizationEngineError.unknownMap("gamma")) { try engine.scene(mapId: "gamma") }
 
-        let store = try SQLiteTokenStore(path: ":memory:")
-        let token = try store.create(name: "t").token
-        let server = VPSServer(engine: engine, tokens: store)
-        try server.start()
-        defer { server.stop() }
-        let client = try VPSClient(baseURL: server.baseURL, token: token)
+        let fixture = try EngineServer(engine: engine)
+        defer { fixture.stop() }
+        let client = fixture.client
         #expect(try await client.scene(mapId: "alpha").sections.first?.name == "Hall")
         do {
             _ = try await client.scene(mapId: "broken")
@@ -89,12 +86,9 @@ import VPSServer
 
     @Test func aMapWithoutPointsIs422OverHTTP() async throws {
         let engine = MapDirectoryEngine(directory: directory)
-        let store = try SQLiteTokenStore(path: ":memory:")
-        let token = try store.create(name: "t").token
-        let server = VPSServer(engine: engine, tokens: store)
-        try server.start()
-        defer { server.stop() }
-        let client = try VPSClient(baseURL: server.baseURL, token: token)
+        let fixture = try EngineServer(engine: engine)
+        defer { fixture.stop() }
+        let client = fixture.client
         do {
             _ = try await client.localize(image: ServerFixture.pngHeader(width: 64, height: 48),
                                           request: ServerFixture.request(mapId: "alpha"))

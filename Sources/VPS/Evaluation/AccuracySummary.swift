@@ -38,6 +38,10 @@ public struct ErrorThreshold: Sendable, Hashable, Codable, CustomStringConvertib
         units == .metres ? standard : relative(to: sceneScale)
     }
 
+    /// The scene scale a relative bound is a share of (in the map's units); nil for a bound
+    /// in metres.
+    public var sceneScale: Double? { sceneScaleShare.map { translation / $0 } }
+
     public var description: String {
         if let share = sceneScaleShare {
             return String(format: "(%g %% of scene scale, %g°)", share * 100, degrees)
@@ -101,7 +105,7 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
         p90TranslationError = Statistics.percentile(t, 90)
         medianRotationErrorDegrees = Statistics.median(r)
         p90RotationErrorDegrees = Statistics.percentile(r, 90)
-        sceneScale = thresholds.first.flatMap { t in t.sceneScaleShare.map { t.translation / $0 } }
+        sceneScale = thresholds.first?.sceneScale
         recall = thresholds.map { th in
             let hits = errors.filter { $0.translation <= th.translation && $0.rotationDegrees <= th.degrees }.count
             return ThresholdRecall(threshold: th, fraction: withGT.isEmpty ? 0 : Double(hits) / Double(withGT.count))

@@ -3,13 +3,11 @@ import Foundation
 /// What changed, frame by frame, between two localization runs on the same session (two
 /// map versions, two builds): frames newly lost or newly found, and frames whose error
 /// against ground truth moved by more than a threshold. Frames are matched by id.
+///
+/// Lengths are in the map's units: metres on a metric map; on a map in unknown units the
+/// thresholds are shares of the scene scale (`ErrorThreshold(sceneScaleShare:of:degrees:)`),
+/// as `arcloud localize` scores such runs.
 public struct RunComparison: Sendable {
-    /// How much an error must move to count.
-    public struct Threshold: Sendable, Hashable {
-        public var metres: Double
-        public var degrees: Double
-        public init(metres: Double = 0.05, degrees: Double = 2) { self.metres = metres; self.degrees = degrees }
-    }
 
     public enum Change: String, Sendable, Hashable, CaseIterable {
         /// Localized in A, not in B: a regression.
@@ -32,7 +30,8 @@ public struct RunComparison: Sendable {
         public var after: FrameOutcome
     }
 
-    public var threshold: Threshold
+    /// How much an error (or, without ground truth, the pose) must move to count.
+    public var threshold: ErrorThreshold
     /// Changed frames, in B's frame order.
     public var changes: [FrameChange]
     /// Frames in both runs.
@@ -51,7 +50,7 @@ public struct RunComparison: Sendable {
 
     public func count(_ change: Change) -> Int { changes.filter { $0.change == change }.count }
 
-    public init(_ a: [FrameOutcome], _ b: [FrameOutcome], threshold: Threshold = Threshold(),
+    public init(_ a: [FrameOutcome], _ b: [FrameOutcome], threshold: ErrorThreshold = ErrorThreshold.standard[0],
                 primary: ErrorThreshold = ErrorThreshold.standard[0]) {
         self.threshold = threshold
         self.primary = primary
@@ -82,7 +81,7 @@ public struct RunComparison: Sendable {
         withinB = within(pairs.map(\.1))
     }
 
-    static func change(_ a: FrameOutcome, _ b: FrameOutcome, _ t: Threshold) -> Change? {
+    static func change(_ a: FrameOutcome, _ b: FrameOutcome, _ t: ErrorThreshold) -> Change? {
         switch (a.result.pose, b.result.pose) {
         case (.some, nil): return .newlyLost
         case (nil, .some): return .newlyFound
@@ -90,12 +89,12 @@ public struct RunComparison: Sendable {
         case let (pa?, pb?):
             if let ea = a.error, let eb = b.error {
                 let dt = eb.translation - ea.translation, dr = eb.rotationDegrees - ea.rotationDegrees
-                if dt > t.metres || dr > t.degrees { return .worse }
-                if dt < -t.metres || dr < -t.degrees { return .better }
+                if dt > t.translation || dr > t.degrees { return .worse }
+                if dt < -t.translation || dr < -t.degrees { return .better }
                 return nil
             }
             let moved = pa.error(to: pb)
-            return moved.translation > t.metres || moved.rotationDegrees > t.degrees ? .moved : nil
+            return moved.translation > t.translation || moved.rotationDegrees > t.degrees ? .moved : nil
         }
     }
 
@@ -105,7 +104,7 @@ public struct RunComparison: Sendable {
         return changes.map { c in
             c.frameId.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                 + c.change.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + "  "
-                + Self.describe(c.before) + " → " + Self.describe(c.after)
+                + describe(c.before) + " → " + describe(c.after)
         }
     }
 
@@ -122,9 +121,14 @@ public struct RunComparison: Sendable {
         return parts.joined(separator: "; ")
     }
 
-    static func describe(_ o: FrameOutcome) -> String {
+    /// A frame's outcome: its error in cm on a metric map, as a share of the scene scale
+    /// on a map in unknown units.
+    func describe(_ o: FrameOutcome) -> String {
         guard o.result.isLocalized else { return "rejected" + (o.result.reason.map { " (\($0))" } ?? "") }
         guard let e = o.error else { return "localized" }
+        if let scale = primary.sceneScale {
+            return String(format: "%.2f %% of scene scale, %.2f°", 100 * e.translation / scale, e.rotationDegrees)
+        }
         return String(format: "%.2f cm, %.2f°", e.translation * 100, e.rotationDegrees)
     }
 }

@@ -22,4 +22,20 @@ public enum RunResults {
         }
         return out
     }
+
+    /// The run's `summary.json` in `folder` (a run folder, or its `results.jsonl`), or nil
+    /// when the folder has none. Its first threshold is the run's primary one: in metres on a
+    /// metric map, a share of the scene scale on a map in unknown units.
+    public static func summary(in folder: URL) throws -> AccuracySummary? {
+        let dir = folder.lastPathComponent == BatchReport.File.results ? folder.deletingLastPathComponent() : folder
+        let file = dir.appendingPathComponent(BatchReport.File.summary)
+        guard FileKind(atPath: file.path) != .missing else { return nil }
+        let data: Data
+        do { data = try RegularFile.read(file) } catch let e as RegularFileError {
+            throw DatasetImportError(e.path, e.problem)
+        }
+        do { return try JSONDecoder().decode(AccuracySummary.self, from: data) } catch {
+            throw DatasetImportError(file.path, "not the summary.json of `arcloud localize` (\(error))")
+        }
+    }
 }

@@ -58,19 +58,11 @@ extern "C" vc_status vc_peer_localize(vc_peer *peer, const float *keypoints_xy, 
         out->matches = int32_t(image_points.size());
         out->match_ms = vc::peer::ms_since(t0);
 
-        t0 = std::chrono::steady_clock::now();
-        if (image_points.size() >= 4) {
-            cv::Matx33d camera(K[0], 0, K[2], 0, K[1], K[3], 0, 0, 1);
-            cv::Mat rvec, tvec;
-            std::vector<int> inliers;
-            bool ok = cv::solvePnPRansac(object_points, image_points, camera, cv::noArray(), rvec, tvec, false,
-                                         peer->params.max_iterations, float(peer->params.ransac_threshold_px),
-                                         peer->params.confidence, inliers, cv::SOLVEPNP_AP3P);
-            if (ok && int32_t(inliers.size()) >= peer->params.min_inliers) {
-                vc::peer::write_refined_pose(object_points, image_points, inliers, camera, rvec, tvec, out);
-            }
-        }
-        out->solve_ms = vc::peer::ms_since(t0);
+        const cv::Matx33d camera(K[0], 0, K[2], 0, K[1], K[3], 0, 0, 1);
+        vc::peer::solve_and_write_pose(object_points, image_points, camera,
+                                       {peer->params.max_iterations, peer->params.ransac_threshold_px,
+                                        peer->params.confidence, peer->params.min_inliers, 4},
+                                       out);
         return VC_OK;
     } catch (const std::bad_alloc &) {
         return VC_ERR_OUT_OF_MEMORY;

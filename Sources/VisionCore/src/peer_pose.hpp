@@ -1,6 +1,7 @@
 // What the two OpenCV peers (peer_localizer.cpp: on arcloud's map; reference_peer.cpp: with
-// a map of its own) share after their RANSAC: the pose refined on its inliers and written
-// into the result, and the stage timer. One copy, so the two peers cannot drift apart.
+// a map of its own) share once they have their 2D-3D matches: OpenCV's RANSAC, the pose
+// refined on its inliers and written into the result, and the stage timer. One copy, so the
+// two peers cannot drift apart; they differ only in the parameters they pass.
 #pragma once
 
 #include "vc_peer.h"
@@ -37,6 +38,37 @@ inline void write_refined_pose(const std::vector<cv::Point3f> &object_points,
     for (int i = 0; i < 3; ++i) out->t_cw[i] = tvec.at<double>(i);
     out->inliers = int32_t(inliers.size());
     out->localized = 1;
+}
+
+/// The parameters of the peers' pose stage.
+struct ransac_params {
+    int max_iterations;
+    double threshold_px;
+    double confidence;
+    /// A pose needs at least this many RANSAC inliers.
+    int min_inliers;
+    /// With fewer tentative matches RANSAC is not tried.
+    size_t min_matches;
+};
+
+/// OpenCV's RANSAC with the AP3P minimal solver over the matches, then `write_refined_pose`
+/// when it finds at least `p.min_inliers` inliers; the stage's time goes to `out->solve_ms`.
+/// `out` is left unlocalized otherwise.
+inline void solve_and_write_pose(const std::vector<cv::Point3f> &object_points,
+                                 const std::vector<cv::Point2f> &image_points, const cv::Matx33d &K,
+                                 const ransac_params &p, vc_peer_result *out) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (image_points.size() >= p.min_matches) {
+        cv::Mat rvec, tvec;
+        std::vector<int> inliers;
+        bool ok = cv::solvePnPRansac(object_points, image_points, K, cv::noArray(), rvec, tvec, false,
+                                     p.max_iterations, float(p.threshold_px), p.confidence, inliers,
+                                     cv::SOLVEPNP_AP3P);
+        if (ok && int32_t(inliers.size()) >= p.min_inliers) {
+            write_refined_pose(object_points, image_points, inliers, K, rvec, tvec, out);
+        }
+    }
+    out->solve_ms = ms_since(t0);
 }
 
 }  // namespace vc::peer

@@ -169,19 +169,11 @@ extern "C" vc_status vc_reference_peer_localize(vc_reference_peer *peer, const v
         }
         out->matches = int32_t(image_points.size());
         out->match_ms = vc::peer::ms_since(t0);
-        t0 = std::chrono::steady_clock::now();
-        if (image_points.size() >= 6) {
-            const cv::Matx33d K = intrinsics(query->K);
-            cv::Mat rvec, tvec;
-            std::vector<int> inliers;
-            bool ok = cv::solvePnPRansac(object_points, image_points, K, cv::noArray(), rvec, tvec, false,
-                                         peer->params.max_iterations, float(peer->params.ransac_threshold_px),
-                                         0.999, inliers, cv::SOLVEPNP_AP3P);
-            if (ok && int32_t(inliers.size()) >= peer->params.min_inliers) {
-                vc::peer::write_refined_pose(object_points, image_points, inliers, K, rvec, tvec, out);
-            }
-        }
-        out->solve_ms = vc::peer::ms_since(t0);
+        // At least 6 matches: the reference script's own rule.
+        vc::peer::solve_and_write_pose(object_points, image_points, intrinsics(query->K),
+                                       {peer->params.max_iterations, peer->params.ransac_threshold_px, 0.999,
+                                        peer->params.min_inliers, 6},
+                                       out);
         return VC_OK;
     } catch (const std::bad_alloc &) {
         return VC_ERR_OUT_OF_MEMORY;

@@ -6,7 +6,7 @@ struct CompareCommand: Command {
     static let summary = "What changed per frame between two localize runs on the same session"
     static let help = """
         USAGE: arcloud compare <run-dir-A> <run-dir-B> [--max-regressions N]
-                               [--threshold-cm C] [--threshold-deg D]
+                               [--threshold-cm C | --threshold-percent P] [--threshold-deg D]
 
         Reads results.jsonl of two `arcloud localize` output folders (say, the same
         session against two map versions, or two builds), matches frames by id and prints
@@ -18,29 +18,39 @@ struct CompareCommand: Command {
           better        error shrank by more than the threshold
           moved         no ground truth: the pose moved between runs by more than the
                         threshold (direction unknown: not a regression)
-        then a summary line (counts, localized A → B, share within (5 cm, 2°) A → B).
-        Exits 1 when the regressions are more than --max-regressions, 0 otherwise.
+        then a summary line (counts, localized A → B, share within run A's primary
+        threshold A → B).
+
+        Thresholds speak the map's units, as `localize` does: by default both the change
+        threshold and the primary one are run A's primary threshold from its summary.json,
+        (5 cm, 2°) on a metric map, (2 % of scene scale, 2°) on a map in unknown units (a
+        COLMAP model), where errors are printed as shares of the scene scale. Runs scored in
+        different units are refused. Exits 1 when the regressions are more than
+        --max-regressions, 0 otherwise.
 
         OPTIONS:
-          --max-regressions N   Regressions allowed before exiting 1 (default 0)
-          --threshold-cm C      Translation change that counts, in cm (default 5)
-          --threshold-deg D     Rotation change that counts, in degrees (default 2)
+          --max-regressions N    Regressions allowed before exiting 1 (default 0)
+          --threshold-cm C       Translation change that counts, in cm (metric maps only;
+                                 default run A's primary threshold, 5)
+          --threshold-percent P  Translation change that counts, in % of the scene scale
+                                 (maps in unknown units only; default run A's, 2)
+          --threshold-deg D      Rotation change that counts, in degrees (default run A's, 2)
 
         EXAMPLE:
           arcloud compare out/walk-map-v1 out/walk-map-v2 --max-regressions 2
         """
-    static let options: Set<String> = ["max-regressions", "threshold-cm", "threshold-deg"]
+    static let options: Set<String> = ["max-regressions", "threshold-cm", "threshold-percent", "threshold-deg"]
     static let switches: Set<String> = []
 
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.noExtraPositionals(beyond: 2)
         let a = try args.positional(0, "run-dir-A"), b = try args.positional(1, "run-dir-B")
         let maxRegressions = try args.int("max-regressions", default: 0, range: 0...Int.max)
-        let cm = try args.double("threshold-cm", default: 5), deg = try args.double("threshold-deg", default: 2)
-        guard cm >= 0, deg >= 0 else { throw UsageError("--threshold-cm and --threshold-deg must not be negative") }
-        let runA = try RunResults.load(from: URL(fileURLWithPath: a))
-        let runB = try RunResults.load(from: URL(fileURLWithPath: b))
-        let comparison = RunComparison(runA, runB, threshold: .init(metres: cm / 100, degrees: deg))
+        let urlA = URL(fileURLWithPath: a), urlB = URL(fileURLWithPath: b)
+        let runA = try RunResults.load(from: urlA), runB = try RunResults.load(from: urlB)
+        let primary = try primaryThreshold(a, try RunResults.summary(in: urlA), b, try RunResults.summary(in: urlB))
+        let threshold = try changeThreshold(args, primary: primary)
+        let comparison = RunComparison(runA, runB, threshold: threshold, primary: primary)
         guard comparison.common > 0 else {
             throw CommandFailure("\(a) and \(b) share no frame id: they are not runs on the same session")
         }
@@ -51,5 +61,38 @@ struct CompareCommand: Command {
             return 1
         }
         return 0
+    }
+
+    /// Run A's primary threshold (metric when A has no summary.json), after checking that B
+    /// was scored in the same units.
+    static func primaryThreshold(_ a: String, _ summaryA: AccuracySummary?,
+                                 _ b: String, _ summaryB: AccuracySummary?) throws -> ErrorThreshold {
+        let primaryA = summaryA?.recall.first?.threshold ?? ErrorThreshold.standard[0]
+        if let primaryB = summaryB?.recall.first?.threshold,
+           (primaryA.sceneScaleShare == nil) != (primaryB.sceneScaleShare == nil) {
+            func units(_ t: ErrorThreshold) -> String { t.sceneScaleShare == nil ? "metres" : "shares of the scene scale (map in unknown units)" }
+            throw CommandFailure("\(a) is scored in \(units(primaryA)), \(b) in \(units(primaryB)): they are not runs on the same map")
+        }
+        return primaryA
+    }
+
+    /// The change threshold: run A's primary one, with the options given replacing its parts.
+    static func changeThreshold(_ args: Arguments, primary: ErrorThreshold) throws -> ErrorThreshold {
+        let degrees = try args.double("threshold-deg", default: primary.degrees)
+        guard degrees >= 0 else { throw UsageError("--threshold-deg must not be negative") }
+        if let scale = primary.sceneScale {
+            guard args.value("threshold-cm") == nil else {
+                throw UsageError("--threshold-cm: run A's map is in unknown units; give --threshold-percent (of the scene scale)")
+            }
+            let percent = try args.double("threshold-percent", default: 100 * primary.sceneScaleShare!)
+            guard percent >= 0 else { throw UsageError("--threshold-percent must not be negative") }
+            return ErrorThreshold(sceneScaleShare: percent / 100, of: scale, degrees: degrees)
+        }
+        guard args.value("threshold-percent") == nil else {
+            throw UsageError("--threshold-percent: run A's map is metric; give --threshold-cm")
+        }
+        let cm = try args.double("threshold-cm", default: primary.translation * 100)
+        guard cm >= 0 else { throw UsageError("--threshold-cm must not be negative") }
+        return ErrorThreshold(metres: cm / 100, degrees: degrees)
     }
 }
