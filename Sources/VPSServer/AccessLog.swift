@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VPS
 
 /// One line of the JSON-lines access log. Never contains the bearer token (only the
 /// token's name).
@@ -32,6 +33,7 @@ public struct AccessLogEntry: Sendable, Hashable, Codable {
 extension AccessLogEntry {
     /// The entry as one JSON object with keys in a fixed, readable order (time first).
     public var jsonLine: String {
+        let json = JSONLiteral.string
         var fields = ["\"time\":\(json(time))", "\"method\":\(json(method))", "\"route\":\(json(route))",
                       "\"status\":\(status)", "\"latencyMs\":\(latencyMs)"]
         if let map { fields.append("\"map\":\(json(map))") }
@@ -39,23 +41,6 @@ extension AccessLogEntry {
         if let client { fields.append("\"client\":\(json(client))") }
         fields.append("\"bytesIn\":\(bytesIn)")
         return "{" + fields.joined(separator: ",") + "}"
-    }
-
-    /// A JSON string literal (RFC 8259 escaping).
-    private func json(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
     }
 }
 

@@ -156,17 +156,19 @@ import VPS
         #expect(try String(contentsOf: run.appendingPathComponent("poses.txt"), encoding: .utf8).isEmpty)
     }
 
+    /// Frame `i` at x = i, localized `error` along x (nil: rejected).
+    static func outcome(_ i: Int, _ error: Double?) -> FrameOutcome {
+        let gt = Pose(rotation: .identity, translation: SIMD3(Double(i), 0, 0))
+        let result = error.map { LocalizationResult(status: .localized, pose: Pose(rotation: .identity, translation: gt.translation + SIMD3($0, 0, 0)), inliers: 50) }
+            ?? LocalizationResult(status: .rejected, reason: "too few inliers")
+        return FrameOutcome(frameId: "f\(i)", image: "frames/f\(i).jpg", timestamp: Double(i), result: result, groundTruth: gt)
+    }
+
     @Test func compareReportsRegressionsAndGatesOnThem() throws {
         let dir = try Self.scratch("compare")
         defer { try? FileManager.default.removeItem(at: dir) }
-        func outcome(_ i: Int, _ error: Double?) -> FrameOutcome {
-            let gt = Pose(rotation: .identity, translation: SIMD3(Double(i), 0, 0))
-            let result = error.map { LocalizationResult(status: .localized, pose: Pose(rotation: .identity, translation: gt.translation + SIMD3($0, 0, 0)), inliers: 50) }
-                ?? LocalizationResult(status: .rejected, reason: "too few inliers")
-            return FrameOutcome(frameId: "f\(i)", image: "frames/f\(i).jpg", timestamp: Double(i), result: result, groundTruth: gt)
-        }
-        let a = [outcome(0, 0.01), outcome(1, 0.01), outcome(2, nil), outcome(3, 0.01)]
-        let b = [outcome(0, 0.01), outcome(1, nil), outcome(2, 0.01), outcome(3, 0.20)]
+        let a = [Self.outcome(0, 0.01), Self.outcome(1, 0.01), Self.outcome(2, nil), Self.outcome(3, 0.01)]
+        let b = [Self.outcome(0, 0.01), Self.outcome(1, nil), Self.outcome(2, 0.01), Self.outcome(3, 0.20)]
         for (name, outcomes) in [("A", a), ("B", b)] {
             try BatchReport(sessionName: "s", mapName: "m", mode: "single-shot", outcomes: outcomes,
                             summary: AccuracySummary(outcomes: outcomes, wallSeconds: 1)).write(to: dir.appendingPathComponent(name))
@@ -192,16 +194,10 @@ import VPS
     @Test func compareSpeaksTheMapsUnits() throws {
         let dir = try Self.scratch("compare-units")
         defer { try? FileManager.default.removeItem(at: dir) }
-        func outcome(_ i: Int, _ error: Double?) -> FrameOutcome {
-            let gt = Pose(rotation: .identity, translation: SIMD3(Double(i), 0, 0))
-            let result = error.map { LocalizationResult(status: .localized, pose: Pose(rotation: .identity, translation: gt.translation + SIMD3($0, 0, 0)), inliers: 50) }
-                ?? LocalizationResult(status: .rejected, reason: "too few inliers")
-            return FrameOutcome(frameId: "f\(i)", image: "frames/f\(i).jpg", timestamp: Double(i), result: result, groundTruth: gt)
-        }
         // Scene scale 10 map units: 2 % is 0.2 units. f1 moves from 0.5 % to 3 % (worse by 2.5 %),
         // f2 from 0.5 % to 1.5 %: worse by 1 %, under the 2 % threshold.
-        let a = [outcome(0, 0.05), outcome(1, 0.05), outcome(2, 0.05)]
-        let b = [outcome(0, 0.05), outcome(1, 0.30), outcome(2, 0.15)]
+        let a = [Self.outcome(0, 0.05), Self.outcome(1, 0.05), Self.outcome(2, 0.05)]
+        let b = [Self.outcome(0, 0.05), Self.outcome(1, 0.30), Self.outcome(2, 0.15)]
         for (name, outcomes) in [("A", a), ("B", b)] {
             try BatchReport(sessionName: "s", mapName: "m", mode: "single-shot", outcomes: outcomes,
                             summary: AccuracySummary(outcomes: outcomes, wallSeconds: 1, thresholds: ErrorThreshold.relative(to: 10)))

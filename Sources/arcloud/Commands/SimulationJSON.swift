@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import GraffityARCloud
+import VPS
 
 /// A JSON value whose object keys keep the order they were given in, so every line of
 /// `arcloud simulate` lists its fields in one documented, stable order.
@@ -16,13 +17,13 @@ enum JSONLineValue {
     /// Compact JSON text.
     var text: String {
         switch self {
-        case .string(let s): return Self.quote(s)
+        case .string(let s): return JSONLiteral.string(s)
         case .number(let d): return d.isFinite ? Self.format(d) : "null"
         case .integer(let i): return String(i)
         case .bool(let b): return b ? "true" : "false"
         case .null: return "null"
         case .array(let items): return "[" + items.map(\.text).joined(separator: ",") + "]"
-        case .object(let fields): return "{" + fields.map { Self.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+        case .object(let fields): return "{" + fields.map { JSONLiteral.string($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
         }
     }
 
@@ -30,22 +31,6 @@ enum JSONLineValue {
     private static func format(_ d: Double) -> String {
         if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
         return "\(d)"
-    }
-
-    private static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
 
