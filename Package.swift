@@ -46,27 +46,31 @@ let package = Package(
 
         // Pure Swift geometry: SE(3) poses, quaternions, camera intrinsics.
         .target(name: "Geometry"),
+        // `Locked<Value>`: the lock for all shared mutable state, on pthread_mutex_t so that
+        // ThreadSanitizer sees it (it cannot see Synchronization.Mutex).
+        .target(name: "Locking"),
         // Swift value-type API over VisionCore.
-        .target(name: "Vision", dependencies: ["VisionCore", "Geometry"]),
+        .target(name: "Vision", dependencies: ["VisionCore", "Geometry", "Locking"]),
         // Datasets, maps (SQLite), map builder, localizer, evaluation, reports.
-        .target(name: "VPS", dependencies: ["Vision", "Geometry", "CSQLite"]),
+        .target(name: "VPS", dependencies: ["Vision", "Geometry", "Locking", "CSQLite"]),
         // HTTP client for the VPS service (libcurl).
-        .target(name: "VPSClient", dependencies: ["VPS", "CCurl"]),
+        .target(name: "VPSClient", dependencies: ["VPS", "Locking", "CCurl"]),
         // HTTP service (libmicrohttpd), tokens, routes, metrics.
-        .target(name: "VPSServer", dependencies: ["VPS", "CMicroHTTPD", "CSQLite", "CLibPQ", "CCrypto"]),
+        .target(name: "VPSServer", dependencies: ["VPS", "Locking", "CMicroHTTPD", "CSQLite", "CLibPQ", "CCrypto"]),
         // The GraffityARCloud SDK port.
-        .target(name: "GraffityARCloud", dependencies: ["VPS", "VPSClient", "Geometry"]),
+        .target(name: "GraffityARCloud", dependencies: ["VPS", "VPSClient", "Geometry", "Locking"]),
         .executableTarget(
             name: "arcloud",
-            dependencies: ["VPS", "VPSServer", "VPSClient", "GraffityARCloud", "Vision"]
+            dependencies: ["VPS", "VPSServer", "VPSClient", "GraffityARCloud", "Vision", "Locking"]
         ),
 
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision"]),
         .testTarget(name: "VPSTests", dependencies: ["VPS"]),
-        .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSClient"]),
+        .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSClient", "Locking"]),
         .testTarget(name: "GraffityARCloudTests",
-                    dependencies: ["GraffityARCloud", "VPSServer", "VPSClient"]),
+                    dependencies: ["GraffityARCloud", "VPSServer", "VPSClient", "Locking"]),
         // The SDK port as an app sees it: only `import GraffityARCloud`, no @testable.
         .testTarget(name: "GraffityARCloudAPITests", dependencies: ["GraffityARCloud"]),
         // Runs the built `arcloud` executable as a user would.

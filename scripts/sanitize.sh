@@ -4,8 +4,8 @@
 #
 #   scripts/sanitize.sh asan [swift test options]   AddressSanitizer + UndefinedBehaviorSanitizer
 #                                                   (leak checking included), every test target
-#   scripts/sanitize.sh tsan [swift test options]   ThreadSanitizer, the concurrent tests: server,
-#                                                   SDK, batch localizer, Vision's concurrency
+#   scripts/sanitize.sh tsan [swift test options]   ThreadSanitizer, the concurrent tests: the lock,
+#                                                   server, SDK, batch localizer, Vision's concurrency
 #
 # Options after the mode go to `swift test` (e.g. `--filter VPSServerTests`; with tsan they
 # replace its default filter). Without options, asan runs every test in two passes as
@@ -35,7 +35,7 @@ case $mode in
     tsan)
         scratch=.build-tsan
         flags=(--sanitize=thread)
-        default_passes=("--filter VPSServerTests|GraffityARCloudTests|BatchLocalizer|ConcurrencyTests|ShippedLocalization")
+        default_passes=("--filter LockedTests|VPSServerTests|GraffityARCloudTests|BatchLocalizer|ConcurrencyTests|ShippedLocalization")
         ;;
     *)
         echo "usage: scripts/sanitize.sh asan|tsan [swift test options]" >&2

@@ -1,5 +1,5 @@
 import CCurl
-import Synchronization
+import Locking
 
 /// One HTTP exchange to make: method, URL, headers and body.
 struct HTTPRequest {
@@ -78,7 +78,7 @@ private let curlGlobalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT)
 /// Blocking HTTP over libcurl with a pool of reused easy handles, so sequential calls reuse
 /// the kept-alive connection and concurrent calls each get their own handle.
 final class CurlTransport: Sendable {
-    private let pool = Mutex<[CurlEasyHandle]>([])
+    private let pool = Locked<[CurlEasyHandle]>([])
     private let connectTimeoutMs: Int
     private let requestTimeoutMs: Int
     private let maxResponseBytes: Int

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import VPS
 
 /// One line of the JSON-lines access log. Never contains the bearer token (only the
@@ -46,10 +46,10 @@ extension AccessLogEntry {
 
 /// Writes access log entries as JSON lines to a sink, one whole line per write.
 public final class AccessLog: Sendable {
-    private let sink: Mutex<(@Sendable (String) -> Void)>
+    private let sink: Locked<(@Sendable (String) -> Void)>
 
     /// A log that hands each line (with its trailing newline) to `write`, one call at a time.
-    public init(write: @escaping @Sendable (String) -> Void) { sink = Mutex(write) }
+    public init(write: @escaping @Sendable (String) -> Void) { sink = Locked(write) }
 
     /// A log appended to a file descriptor (e.g. `STDOUT_FILENO` or an opened file).
     public convenience init(fileDescriptor fd: Int32) {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// One open connection as the deadline sweep sees it. Its fields change only under
 /// `ConnectionDeadlines`' lock.
@@ -45,7 +45,7 @@ final class ConnectionDeadlines: Sendable {
     let minBodyBytesPerSecond: Int
     /// The body rate is judged only after this long, so a slow start is not punished.
     let bodyGrace: Duration
-    private let records = Mutex<[ObjectIdentifier: ConnectionRecord]>([:])
+    private let records = Locked<[ObjectIdentifier: ConnectionRecord]>([:])
 
     init(headTimeout: Duration, minBodyBytesPerSecond: Int, bodyGrace: Duration = .seconds(2)) {
         self.headTimeout = headTimeout

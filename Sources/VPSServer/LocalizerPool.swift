@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 import VPS
 
 /// Localizers over one map for concurrent requests. A `Localizer` serialises calls on its
@@ -6,12 +6,12 @@ import VPS
 /// map and index, private scratch buffers); idle workers are kept for reuse.
 public final class LocalizerPool: Sendable {
     public let base: Localizer
-    private let idle: Mutex<[Localizer]>
+    private let idle: Locked<[Localizer]>
     private let maxIdle: Int
 
     public init(_ localizer: Localizer, maxIdle: Int = 32) {
         base = localizer
-        idle = Mutex([localizer])
+        idle = Locked([localizer])
         self.maxIdle = maxIdle
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 import VPS
 
@@ -12,7 +13,7 @@ public final class MapCache<Prepared: Sendable>: Sendable {
 
     /// One map's cache entry; its lock is held while the map loads.
     private final class Slot: Sendable {
-        let value = Mutex<Loaded?>(nil)
+        let value = Locked<Loaded?>(nil)
     }
 
     /// A prepared map with the content version of the file it was loaded from.
@@ -32,7 +33,7 @@ public final class MapCache<Prepared: Sendable>: Sendable {
     /// Maps kept in memory at most.
     public let capacity: Int
     private let prepare: Prepare
-    private let entries = Mutex(Entries())
+    private let entries = Locked(Entries())
     private let loaded = Atomic<Int>(0)
     /// Content versions of the files, each hashed once per file state.
     public let versions = MapContentVersions()

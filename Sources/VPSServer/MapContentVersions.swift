@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Content versions of map files: the SHA-256 of the file in hexadecimal. A file is hashed
 /// once per state (device, inode, size, modification time), so listing maps does not read
@@ -19,7 +19,7 @@ public final class MapContentVersions: Sendable {
         }
     }
 
-    private let known = Mutex<[String: (state: FileState, version: String)]>([:])
+    private let known = Locked<[String: (state: FileState, version: String)]>([:])
 
     public init() {}
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Bearer tokens in a PostgreSQL table (`arcloud_tokens`) that every replica shares:
 /// `arcloud serve --db postgresql://…` on each machine, `arcloud token …` from anywhere.
@@ -11,7 +11,7 @@ import Synchronization
 /// read retried once on a fresh one.
 public final class PostgreSQLTokenStore: TokenStore {
     private let url: String
-    private let idle = Mutex<[PostgreSQLConnection]>([])
+    private let idle = Locked<[PostgreSQLConnection]>([])
     /// Idle connections kept at most; more are closed when given back.
     private let maxIdle: Int
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import VPS
 
 /// Bearer tokens in an SQLite file: the embedded default for one machine.
@@ -8,7 +8,7 @@ import VPS
 /// replicas on several machines share a `PostgreSQLTokenStore` instead.
 public final class SQLiteTokenStore: TokenStore {
     static let schemaVersion = 1
-    private let db: Mutex<SQLiteDatabase>
+    private let db: Locked<SQLiteDatabase>
     public let path: String
     public var location: String { path }
 
@@ -34,7 +34,7 @@ public final class SQLiteTokenStore: TokenStore {
             )
             """)
         try database.setUserVersion(Self.schemaVersion)
-        db = Mutex(database)
+        db = Locked(database)
     }
 
     public func insert(name: String, hash: [UInt8], hint: String, createdAt: Date, expiresAt: Date?,

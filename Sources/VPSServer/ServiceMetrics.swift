@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import VPS
-import Synchronization
+import Locking
 
 /// Counters and histograms of the service, rendered in the Prometheus text format
 /// (version 0.0.4) by `GET /metrics`.
@@ -40,7 +40,7 @@ final class ServiceMetrics: Sendable {
         var queueWait = Histogram()
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let version: String
 
     init(version: String) { self.version = version }

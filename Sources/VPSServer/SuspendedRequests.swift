@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import Synchronization
+import Locking
 
 /// A request whose connection libmicrohttpd has suspended while a worker computes its answer.
 ///
@@ -20,7 +20,7 @@ final class SuspendedRequest: @unchecked Sendable {   // the connection pointer 
     let suspendedAt: ContinuousClock.Instant
     /// The localization must be answered by then (queue wait included).
     let deadline: ContinuousClock.Instant
-    private let phase = Mutex<Phase>(.queued)
+    private let phase = Locked<Phase>(.queued)
 
     init(connection: OpaquePointer, state: RequestState, budget: Duration) {
         self.connection = connection
@@ -77,7 +77,7 @@ final class SuspendedRequests: Sendable {
         var open = true
         var requests: [ObjectIdentifier: SuspendedRequest] = [:]
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Registers a request about to be suspended; false once `closeAndTakeAll` ran (the
     /// daemon is stopping: answer inline instead of suspending).

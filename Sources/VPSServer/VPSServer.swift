@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Locking
 import Synchronization
 import VPS
 
@@ -23,9 +24,9 @@ import VPS
 /// status.
 public final class VPSServer: Sendable {
     private let handler: RequestHandler
-    private let daemon = Mutex<OpaquePointer?>(nil)
+    private let daemon = Locked<OpaquePointer?>(nil)
     private let boundPort = Atomic<UInt16>(0)
-    private let watchdog = Mutex<Watchdog?>(nil)
+    private let watchdog = Locked<Watchdog?>(nil)
 
     /// - Parameters:
     ///   - engine: answers maps, scenes and localizations.

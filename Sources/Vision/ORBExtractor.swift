@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 import VisionCore
 
 /// Parameters of ORB extraction.
@@ -32,8 +32,9 @@ public struct ORBOptions: Sendable, Hashable {
 /// pyramid and scratch buffers between frames, so steady-state extraction does not allocate
 /// inside the core. Output is deterministic for a given image and options.
 ///
-/// Sendable: the C++ object sits behind a `Mutex`, so one extractor may be shared between
-/// tasks, but calls on it run one at a time. For parallel extraction give each task its own.
+/// Sendable: the C++ object sits behind a `Locked` (Locking module), so one extractor may be
+/// shared between tasks, but calls on it run one at a time. For parallel extraction give each
+/// task its own.
 public final class ORBExtractor: Sendable {
     /// The options it was made with.
     public let options: ORBOptions
@@ -42,7 +43,7 @@ public final class ORBExtractor: Sendable {
         let handle: OpaquePointer
         var keypoints: [vc_keypoint]
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Throws `.invalidArgument` for options out of range (feature count 1...100000, scale
     /// factor in (1, 4), levels 1...32, thresholds 1 ≤ minimum ≤ initial ≤ 255, cell 8...512).
@@ -58,7 +59,7 @@ public final class ORBExtractor: Sendable {
         try VisionError.check(vc_orb_create(&p, &handle))
         guard let handle else { throw VisionError(.internalError, "vc_orb_create returned no extractor") }
         self.options = options
-        self.state = Mutex(State(handle: handle, keypoints: []))
+        self.state = Locked(State(handle: handle, keypoints: []))
     }
 
     deinit {

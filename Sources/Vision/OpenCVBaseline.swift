@@ -1,5 +1,5 @@
 public import Geometry
-import Synchronization
+import Locking
 import VisionCore
 
 /// OpenCV reference pipelines, for benchmarks and cross-checks only: what an OpenCV user
@@ -37,16 +37,17 @@ public enum OpenCVBaseline {
     }
 
     /// Raw `cv::ORB::create(featureCount)`, created once and run per frame.
-    /// Sendable: the OpenCV object sits behind a `Mutex`; calls run one at a time.
+    /// Sendable: the OpenCV object sits behind a `Locked` (Locking module); calls run one at
+    /// a time.
     public final class ORB: Sendable {
         private struct Handle: ~Copyable { let pointer: OpaquePointer }
-        private let handle: Mutex<Handle>
+        private let handle: Locked<Handle>
 
         public init(featureCount: Int) throws(VisionError) {
             var h: OpaquePointer?
             try VisionError.check(vc_baseline_orb_create(Int32(clamping: featureCount), &h))
             guard let h else { throw VisionError(.internalError, "no ORB object") }
-            handle = Mutex(Handle(pointer: h))
+            handle = Locked(Handle(pointer: h))
         }
 
         deinit { handle.withLock { vc_baseline_orb_destroy($0.pointer) } }

@@ -1,5 +1,5 @@
 import Geometry
-import Synchronization
+import Locking
 import VisionCore
 
 /// The OpenCV-only localization pipeline `arcloud bench localize` measures against:
@@ -7,7 +7,8 @@ import VisionCore
 /// `cv::solvePnPRansac` (AP3P) + `cv::solvePnPRefineLM`, on features from `ORBExtractor`
 /// (the map's descriptors come from it; `cv::ORB`'s sampling pattern differs).
 ///
-/// Sendable: the C++ object sits behind a `Mutex`; make one per thread for parallel use.
+/// Sendable: the C++ object sits behind a `Locked` (Locking module); make one per thread for
+/// parallel use.
 public final class OpenCVPeerLocalizer: Sendable {
     /// What one peer localization found.
     public struct Result: Sendable, Hashable {
@@ -20,7 +21,7 @@ public final class OpenCVPeerLocalizer: Sendable {
     }
 
     private struct Handle: ~Copyable { let pointer: OpaquePointer }
-    private let handle: Mutex<Handle>
+    private let handle: Locked<Handle>
 
     /// Copies `descriptors` (32 bytes per point) and `positions` (x,y,z per point) into the peer.
     public init(descriptors: [UInt8], positions: [Double], ratio: Double = 0.8,
@@ -37,7 +38,7 @@ public final class OpenCVPeerLocalizer: Sendable {
             positions.withUnsafeBufferPointer { x in vc_peer_create(d.baseAddress, x.baseAddress, Int32(n), params) }
         }
         guard let p else { throw VisionError(.outOfMemory, "could not create the OpenCV peer") }
-        handle = Mutex(Handle(pointer: p))
+        handle = Locked(Handle(pointer: p))
     }
 
     deinit { handle.withLock { vc_peer_destroy($0.pointer) } }

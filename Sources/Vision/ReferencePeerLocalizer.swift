@@ -1,5 +1,5 @@
 import Geometry
-import Synchronization
+import Locking
 import VisionCore
 
 /// The straightforward OpenCV pipeline of `../shared/real/README.md`, as a yardstick for
@@ -8,7 +8,7 @@ import VisionCore
 /// every map descriptor, `cv::solvePnPRansac` + `cv::solvePnPRefineLM`. Not arcloud's
 /// localizer (ORB through `ORBExtractor` is the product's feature); see `vc_reference_peer.h`.
 ///
-/// Sendable: the C++ object sits behind a `Mutex`.
+/// Sendable: the C++ object sits behind a `Locked` (Locking module).
 public final class ReferencePeerLocalizer: Sendable {
     public enum Feature: String, Sendable, Hashable, CaseIterable {
         case sift, orb
@@ -25,7 +25,7 @@ public final class ReferencePeerLocalizer: Sendable {
     }
 
     private struct Handle: ~Copyable { let pointer: OpaquePointer }
-    private let handle: Mutex<Handle>
+    private let handle: Locked<Handle>
     /// Points the peer triangulated.
     public let pointCount: Int
     public let feature: Feature
@@ -48,7 +48,7 @@ public final class ReferencePeerLocalizer: Sendable {
             vc_reference_peer_create(images.baseAddress, Int32(images.count), params, &points)
         }
         guard let p else { throw VisionError(.internalError, "could not build the reference peer's map") }
-        handle = Mutex(Handle(pointer: p))
+        handle = Locked(Handle(pointer: p))
         pointCount = Int(points)
         self.feature = feature
     }

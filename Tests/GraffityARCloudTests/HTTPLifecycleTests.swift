@@ -1,6 +1,6 @@
 import Foundation
 import GraffityARCloud
-import Synchronization
+import Locking
 import Testing
 import VPSServer
 
@@ -58,7 +58,7 @@ struct HTTPLifecycleTests {
     func dropsThenRecovers() async throws {
         let tokens = try LocalVPSServer.makeTokenStore()
         let token = try tokens.create(name: "tester").token
-        let recovered = Mutex<LocalVPSServer?>(nil)
+        let recovered = Locked<LocalVPSServer?>(nil)
         let listener = try DroppingListener(drops: 3) { port in
             recovered.withLock { $0 = try? LocalVPSServer(port: port, tokens: tokens) }
         }

@@ -1,17 +1,17 @@
 import GraffityARCloud
-import Synchronization
+import Locking
 import Testing
 import VPS
 
 /// A backend failing with the given errors first, then answering; it notes the virtual
 /// time of every attempt so the delays between them can be checked.
 final class FlakyBackend: VPSBackend {
-    private let failures: Mutex<[VPSBackendError]>
-    private let times = Mutex<[Duration]>([])
+    private let failures: Locked<[VPSBackendError]>
+    private let times = Locked<[Duration]>([])
     let clock: VirtualClock
 
     init(failures: [VPSBackendError], clock: VirtualClock) {
-        self.failures = Mutex(failures); self.clock = clock
+        self.failures = Locked(failures); self.clock = clock
     }
 
     var attemptTimes: [Duration] { times.withLock { $0 } }

@@ -1,6 +1,6 @@
 import Foundation
 import Geometry
-import Synchronization
+import Locking
 import VPS
 import VPSClient
 import VPSServer
@@ -71,5 +71,5 @@ final class ServerFixture {
 
 /// Access log lines captured in memory.
 final class LogCapture: Sendable {
-    let lines = Mutex<[String]>([])
+    let lines = Locked<[String]>([])
 }

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 import Geometry
 import VPS
 
@@ -67,8 +67,8 @@ final class LocalizerEngine: Sendable {
     private let mapURL: URL
     private let options: LocalizerOptions
     private let queue = DispatchQueue(label: "arcloud.embedded-vps", qos: .userInitiated)
-    /// Touched only on `queue`; the mutex makes that checkable.
-    private let localizer = Mutex<Localizer?>(nil)
+    /// Touched only on `queue`; the lock makes that checkable.
+    private let localizer = Locked<Localizer?>(nil)
 
     init(mapURL: URL, options: LocalizerOptions) {
         self.mapURL = mapURL; self.options = options
@@ -77,7 +77,7 @@ final class LocalizerEngine: Sendable {
     func localize(bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?, gravity: SIMD3<Double>?,
                   mapId: String) async throws -> LocalizationResult {
         try Task.checkCancellation()
-        let cancelled = Mutex(false)
+        let cancelled = Locked(false)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<LocalizationResult, any Error>) in
                 queue.async {

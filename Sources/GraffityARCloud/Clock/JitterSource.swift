@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Where retry jitter comes from: uniform numbers in `0..<1`.
 ///
@@ -20,7 +20,7 @@ public struct JitterSource: Sendable {
 
     /// A deterministic sequence from `seed` (SplitMix64).
     public static func seeded(_ seed: UInt64) -> JitterSource {
-        let state = Mutex(seed)
+        let state = Locked(seed)
         return JitterSource {
             let bits = state.withLock { s -> UInt64 in
                 s &+= 0x9E37_79B9_7F4A_7C15

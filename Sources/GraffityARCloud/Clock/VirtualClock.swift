@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A clock whose time moves only when it is told to.
 ///
@@ -23,10 +23,10 @@ public final class VirtualClock: Clock, Sendable {
         public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
     }
 
-    private let elapsed: Mutex<Swift.Duration>
+    private let elapsed: Locked<Swift.Duration>
 
     /// A clock standing at `start`.
-    public init(start: Swift.Duration = .zero) { elapsed = Mutex(start) }
+    public init(start: Swift.Duration = .zero) { elapsed = Locked(start) }
 
     /// The current instant; it moves only through `advance(by:)`.
     public var now: Instant { Instant(offset: elapsed.withLock { $0 }) }

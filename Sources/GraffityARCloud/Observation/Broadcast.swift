@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Fans values out to any number of subscribers: `AsyncStream`s (one continuation each)
 /// and closures run on the main actor. Subscribers leave when their stream terminates or
@@ -15,7 +15,7 @@ final class Broadcast<Value: Sendable>: Sendable {
         var handlers: [UInt64: Handler] = [:]
     }
 
-    private let subscribers = Mutex(Subscribers())
+    private let subscribers = Locked(Subscribers())
 
     /// A new stream that first yields `first` (when given), then every value sent.
     /// Every value is kept until consumed (`.unbounded`): observers see every transition.

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A closure subscription to a session's state, standing in for Combine's
 /// `AnyCancellable` on platforms without Combine.
@@ -6,10 +6,10 @@ import Synchronization
 /// Retain it for as long as you want updates: the subscription is cancelled by `cancel()`
 /// or when the last reference goes away.
 public final class StateSubscription: Sendable, Hashable {
-    private let onCancel: Mutex<(@Sendable () -> Void)?>
+    private let onCancel: Locked<(@Sendable () -> Void)?>
 
     init(onCancel: @escaping @Sendable () -> Void) {
-        self.onCancel = Mutex(onCancel)
+        self.onCancel = Locked(onCancel)
     }
 
     /// A subscription that is already over (nothing will be delivered).

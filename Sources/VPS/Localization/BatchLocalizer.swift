@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import Locking
 import Synchronization
 
 /// Localizes every frame of a recorded session on all cores, with the embedded localizer
@@ -43,7 +44,7 @@ public struct BatchLocalizer: Sendable {
         let frames = session.frames
         let workerCount = min(workers, max(frames.count, 1))
         let pool = try (0..<workerCount).map(makeWorker)
-        let results = Mutex([FrameOutcome?](repeating: nil, count: frames.count))
+        let results = Locked([FrameOutcome?](repeating: nil, count: frames.count))
         let done = Atomic<Int>(0)
         let start = DispatchTime.now().uptimeNanoseconds
         let camera = session.camera

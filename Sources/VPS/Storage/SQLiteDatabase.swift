@@ -7,7 +7,7 @@ import CSQLite
 /// nesting through savepoints, and typed errors (`SQLiteError`) that name the file.
 ///
 /// A connection is not `Sendable`: confine it to one isolation domain (an actor, or a
-/// `Mutex` from the Synchronization module), as SQLite's statement objects require.
+/// `Locked` from the Locking module), as SQLite's statement objects require.
 ///
 /// ```swift
 /// let db = try SQLiteDatabase(path: "tokens.sqlite")

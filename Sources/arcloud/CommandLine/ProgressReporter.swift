@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Progress of a batch job on stderr: a redrawn bar on a terminal, a plain line every 10 %
 /// otherwise (logs and CI stay readable).
@@ -7,7 +7,7 @@ final class ProgressReporter: Sendable {
     private let total: Int
     private let label: String
     private let isTTY = isatty(STDERR_FILENO) == 1
-    private let lastDecile = Mutex(-1)
+    private let lastDecile = Locked(-1)
 
     init(label: String, total: Int) { self.label = label; self.total = max(total, 1) }
 

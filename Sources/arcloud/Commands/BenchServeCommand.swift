@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import VPS
 import VPSClient
 import VPSServer
@@ -135,7 +135,7 @@ struct BenchServeCommand: Command {
         // The same frames on `threads` plain threads at once (each its own engine call,
         // as the server's workers make them).
         func parallelInProcessRate(threads: Int) throws -> Double {
-            let failure = Mutex<LocalizationEngineError?>(nil)
+            let failure = Locked<LocalizationEngineError?>(nil)
             let t0 = clock.now
             ThreadGroup.run(count: threads) { t in
                 for i in stride(from: t, to: requests, by: threads) {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Geometry
 import GraffityARCloud
+import Locking
 import Synchronization
 import VPS
 import VPSClient
@@ -22,8 +23,8 @@ final class ServiceFrameLocalizer: FrameLocalizer {
     /// Frames whose request failed for good (after retries, or at once for terminal errors).
     let failedFrames = Atomic<Int>(0)
     /// Map content versions the answers named: more than one means a rollout ran meanwhile.
-    let mapVersions = Mutex<Set<String>>([])
-    private let firstFailure = Mutex<String?>(nil)
+    let mapVersions = Locked<Set<String>>([])
+    private let firstFailure = Locked<String?>(nil)
 
     init(client: VPSClient, mapId: String, policy: RetryPolicy = .default) {
         self.client = client; self.mapId = mapId; self.policy = policy
@@ -66,7 +67,7 @@ final class ServiceFrameLocalizer: FrameLocalizer {
     private static func waitFor<T: Sendable>(
         _ operation: @escaping @Sendable () async throws(VPSClientError) -> T
     ) throws(VPSClientError) -> T {
-        let outcome = Mutex<Result<T, VPSClientError>?>(nil)
+        let outcome = Locked<Result<T, VPSClientError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
             let result: Result<T, VPSClientError>

@@ -1,7 +1,7 @@
 import Foundation
 import Geometry
 import GraffityARCloud
-import Synchronization
+import Locking
 import VPS
 
 /// A test double of `VPSBackend` that localizes every frame at its ground-truth pose (or
@@ -10,12 +10,12 @@ import VPS
 final class GroundTruthBackend: VPSBackend {
     let scene: SceneContent
     private let poses: [String: Pose]
-    private let refused: Mutex<Set<String>>
+    private let refused: Locked<Set<String>>
 
     init(session: RecordedSession, scene: SceneContent, refuse: Set<String> = []) {
         self.scene = scene
         poses = Dictionary(uniqueKeysWithValues: session.frames.compactMap { f in f.pose.map { (f.id, $0) } })
-        refused = Mutex(refuse)
+        refused = Locked(refuse)
     }
 
     /// From now on, every frame is refused (localization is lost).

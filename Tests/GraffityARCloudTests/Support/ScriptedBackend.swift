@@ -1,6 +1,6 @@
 import Foundation
 import GraffityARCloud
-import Synchronization
+import Locking
 import VPS
 
 /// A test double of `VPSBackend` that answers from a script, to drive the session's state
@@ -27,7 +27,7 @@ final class ScriptedBackend: VPSBackend {
         var returnWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(_ script: [Step] = [], fallback: Step? = nil) {
         state.withLock { s in

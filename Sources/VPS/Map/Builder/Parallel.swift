@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Dispatch
+import Locking
 import Synchronization
 
 /// Runs independent work items on several threads, each thread with its own scratch
@@ -12,9 +13,9 @@ enum Parallel {
     static func map<State, T: Sendable>(count: Int, threads: Int, makeState: @Sendable () throws -> State,
                                         _ body: @Sendable (inout State, Int) throws -> T) throws -> [T] {
         guard count > 0 else { return [] }
-        let results = Mutex<[T?]>(Array(repeating: nil, count: count))
+        let results = Locked<[T?]>(Array(repeating: nil, count: count))
         let next = Atomic<Int>(0)
-        let failure = Mutex<(any Error)?>(nil)
+        let failure = Locked<(any Error)?>(nil)
         let workers = max(1, min(threads, count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             do {
