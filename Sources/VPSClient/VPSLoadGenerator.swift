@@ -1,3 +1,6 @@
+import Foundation
+import Locking
+import Synchronization
 import VPS
 
 /// Requests/s and latency of one load run against a VPS service.
@@ -17,11 +20,16 @@ public struct LoadReport: Sendable, Hashable, Codable {
     public var localized: Int
     /// The first failure, for the report.
     public var firstError: String?
+    /// CPU seconds the client's own threads used during the timed part (user and system):
+    /// what the load generator took from a machine it shares with the server.
+    public var clientCPUSeconds: Double
 }
 
-/// Drives `POST /v1/localize` at a fixed concurrency: `concurrency` workers, each with its
-/// own `VPSClient` (so its own kept-alive connection), share `requests` requests cycling
-/// through `frames`. Each worker first sends one untimed warm-up request.
+/// Drives `POST /v1/localize` at a fixed concurrency, closed loop: `concurrency` threads,
+/// each with its own kept-alive `VPSLoadConnection`, take the `requests` requests in turn
+/// (request i sends frame i mod frames) and send the next as soon as an answer arrives.
+/// Each connection first sends one untimed warm-up request. The requests are built once,
+/// before the timed part, and the client's CPU time is measured (`clientCPUSeconds`).
 public enum VPSLoadGenerator {
     public struct Frame: Sendable {
         public var image: [UInt8]
@@ -29,53 +37,73 @@ public enum VPSLoadGenerator {
         public init(image: [UInt8], request: LocalizeRequest) { self.image = image; self.request = request }
     }
 
+    /// The run on threads of its own, awaited without holding a Swift concurrency thread.
     public static func run(baseURL: String, token: String, frames: [Frame], concurrency: Int,
                            requests: Int) async throws(VPSClientError) -> LoadReport {
+        let result: Result<LoadReport, VPSClientError> = await withCheckedContinuation { done in
+            let t = Thread {
+                do throws(VPSClientError) {
+                    done.resume(returning: .success(try measure(baseURL: baseURL, token: token, frames: frames,
+                                                                concurrency: concurrency, requests: requests)))
+                } catch {
+                    done.resume(returning: .failure(error))
+                }
+            }
+            t.start()
+        }
+        return try result.get()
+    }
+
+    /// The run, blocking the calling thread until every request is answered.
+    /// - Parameter timedPart: called with `true` just before the timed part (after the
+    ///   warm-up) and `false` just after it, on the calling thread: to measure something
+    ///   over exactly the timed requests.
+    public static func measure(baseURL: String, token: String, frames: [Frame], concurrency: Int, requests: Int,
+                               timedPart: (_ starting: Bool) -> Void = { _ in }) throws(VPSClientError) -> LoadReport {
         guard !frames.isEmpty, concurrency >= 1, requests >= 1 else {
             throw .invalidRequest("a load run needs frames, concurrency >= 1 and requests >= 1")
         }
-        let clients = try (0..<concurrency).map { _ throws(VPSClientError) in
-            try VPSClient(baseURL: baseURL, token: token, options: .init(requestTimeout: .seconds(120)))
+        let connections = try (0..<concurrency).map { _ throws(VPSClientError) in
+            try VPSLoadConnection(baseURL: baseURL, token: token, frames: frames)
         }
-        await withTaskGroup(of: Void.self) { group in
-            for (w, c) in clients.enumerated() {
-                group.addTask { _ = try? await c.localize(image: frames[w % frames.count].image, request: frames[w % frames.count].request) }
-            }
+        for (w, c) in connections.enumerated() { _ = c.localize(frame: w % frames.count) }   // warm-up
+
+        struct Outcome: Sendable {
+            var latencies: [Double] = []; var errors = 0; var localized = 0; var firstError: String?
+            var cpuSeconds = 0.0
         }
-        struct Outcome: Sendable { var latencies: [Double] = []; var errors = 0; var localized = 0; var firstError: String? }
+        let next = Atomic<Int>(0)
+        let outcomes = Locked<[Outcome]>([])
         let clock = ContinuousClock()
+        timedPart(true)
         let start = clock.now
-        let outcomes = await withTaskGroup(of: Outcome.self) { group in
-            for (w, c) in clients.enumerated() {
-                group.addTask {
-                    var o = Outcome()
-                    var i = w
-                    while i < requests {
-                        let f = frames[i % frames.count]
-                        let t0 = clock.now
-                        do {
-                            let r = try await c.localize(image: f.image, request: f.request)
-                            if r.status == .localized { o.localized += 1 }
-                        } catch {
-                            o.errors += 1
-                            if o.firstError == nil { o.firstError = "\(error)" }
-                        }
-                        let d = (clock.now - t0).components
-                        o.latencies.append(Double(d.seconds) * 1000 + Double(d.attoseconds) * 1e-15)
-                        i += concurrency
-                    }
-                    return o
+        ThreadGroup.run(count: concurrency) { w in
+            CurrentThread.setName("load-client-\(w)")
+            let c = connections[w]
+            var o = Outcome()
+            o.latencies.reserveCapacity(requests / concurrency + 1)
+            let cpu0 = CurrentThread.cpuSeconds()
+            while true {
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard i < requests else { break }
+                let t0 = clock.now
+                let r = c.localize(frame: i % frames.count)
+                o.latencies.append((clock.now - t0).milliseconds)
+                if r.localized { o.localized += 1 }
+                if let failure = r.failure {
+                    o.errors += 1
+                    if o.firstError == nil { o.firstError = failure }
                 }
             }
-            var all: [Outcome] = []
-            for await o in group { all.append(o) }
-            return all
+            o.cpuSeconds = CurrentThread.cpuSeconds() - cpu0
+            outcomes.withLock { $0.append(o) }
         }
-        let elapsed = (clock.now - start).components
-        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
+        let seconds = (clock.now - start).milliseconds / 1000
+        timedPart(false)
+        let all = outcomes.withLock { $0 }
         var latencies: [Double] = []
-        var errors = 0, localized = 0
-        for o in outcomes { latencies += o.latencies; errors += o.errors; localized += o.localized }
+        var errors = 0, localized = 0, cpu = 0.0
+        for o in all { latencies += o.latencies; errors += o.errors; localized += o.localized; cpu += o.cpuSeconds }
         latencies.sort()
         let total = latencies.reduce(0, +)
         return LoadReport(
@@ -84,6 +112,13 @@ public enum VPSLoadGenerator {
             p50Ms: Statistics.percentile(sorted: latencies, 50) ?? 0,
             p99Ms: Statistics.percentile(sorted: latencies, 99) ?? 0,
             meanMs: total / Double(max(1, latencies.count)),
-            localized: localized, firstError: outcomes.compactMap { $0.firstError }.first)
+            localized: localized, firstError: all.compactMap { $0.firstError }.first, clientCPUSeconds: cpu)
+    }
+}
+
+extension Duration {
+    var milliseconds: Double {
+        let (s, atto) = components
+        return Double(s) * 1000 + Double(atto) * 1e-15
     }
 }

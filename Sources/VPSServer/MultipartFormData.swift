@@ -1,3 +1,5 @@
+import Glibc
+
 /// A small, strict `multipart/form-data` parser (RFC 7578 over RFC 2046 framing) for
 /// request bodies that are already in memory.
 ///
@@ -114,21 +116,21 @@ public enum MultipartFormData {
     }
 
     /// Index of the first occurrence of `needle` in `haystack` at or after `from`, looking
-    /// only at matches that end by `limit` (or the end).
+    /// only at matches that end by `limit` (or the end). The image part, tens of kilobytes,
+    /// is searched for its closing boundary on every request: memchr jumps to each candidate
+    /// first byte, memcmp checks the rest (memmem is a GNU extension Swift does not see).
     static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int, limit: Int = .max) -> Int? {
         let n = needle.count, end = min(haystack.count, limit)
         guard n > 0, from >= 0, end - from >= n else { return nil }
-        return haystack.withUnsafeBufferPointer { h -> Int? in
-            needle.withUnsafeBufferPointer { p -> Int? in
-                let first = p[0]
+        return haystack.withUnsafeBytes { h -> Int? in
+            needle.withUnsafeBytes { p -> Int? in
+                let base = h.baseAddress!, first = Int32(p[0])
                 var i = from
                 while i <= end - n {
-                    if h[i] == first {
-                        var j = 1
-                        while j < n, h[i + j] == p[j] { j += 1 }
-                        if j == n { return i }
-                    }
-                    i += 1
+                    guard let hit = memchr(base + i, first, end - n + 1 - i) else { return nil }
+                    let at = UnsafeRawPointer(hit) - base
+                    if memcmp(base + at, p.baseAddress!, n) == 0 { return at }
+                    i = at + 1
                 }
                 return nil
             }

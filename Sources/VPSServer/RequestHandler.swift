@@ -87,6 +87,7 @@ final class RequestHandler: Sendable {
                 throw APIError(status: 413, code: "body_too_large",
                                message: "the body of \(n) bytes exceeds the limit of \(configuration.maxBodyBytes) bytes")
             }
+            state.declaredLength = n
         }
         if endpoint == .localize {
             do {
@@ -109,7 +110,12 @@ final class RequestHandler: Sendable {
                 message: "the body exceeds the limit of \(state.bodyLimit) bytes").response
             return
         }
-        if state.endpoint == .localize { state.body.append(contentsOf: bytes) }
+        if state.endpoint == .localize {
+            // One allocation for a body of declared length (already checked against the
+            // limit), not a doubling series while ~16 KB reads arrive.
+            if state.body.isEmpty, let declared = state.declaredLength { state.body.reserveCapacity(declared) }
+            state.body.append(contentsOf: bytes)
+        }
     }
 
     /// Last callback: the whole body is in; answer, or hand a localization to a worker.
@@ -288,7 +294,7 @@ final class RequestHandler: Sendable {
         if let problem = request.intrinsics.problem {
             throw .unprocessable("invalid_intrinsics", "impossible intrinsics: \(problem)")
         }
-        guard let header = ImageHeader.parse(Data(imagePart.body)), header.width > 0, header.height > 0 else {
+        guard let header = ImageHeader.parse(imagePart.body), header.width > 0, header.height > 0 else {
             let what = imagePart.body.isEmpty ? "the image part is empty"
                 : ImageHeader.sniffFormat(imagePart.body) == nil ? "the image is neither JPEG nor PNG"
                 : "the image header is truncated or malformed"

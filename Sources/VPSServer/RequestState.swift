@@ -15,6 +15,8 @@ final class RequestState: @unchecked Sendable {
     /// The body received so far (only kept for endpoints that take one).
     var body: [UInt8] = []
     var bodyBytesSeen = 0
+    /// `Content-Length`, once checked to be a byte count within `bodyLimit`.
+    var declaredLength: Int?
     let bodyLimit: Int
     /// Set when the response was decided before the whole body was read.
     var earlyResponse: HTTPResponseMessage?

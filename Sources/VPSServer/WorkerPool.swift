@@ -1,4 +1,5 @@
 import Foundation
+import VPS
 
 /// A fixed set of threads taking jobs from a bounded FIFO queue.
 ///
@@ -28,8 +29,10 @@ final class WorkerPool: @unchecked Sendable {
         threadCount = max(1, threads)
         self.queueCapacity = max(0, queueCapacity)
         for i in 0..<threadCount {
-            let t = Thread { [self] in runWorker() }
-            t.name = "\(name)-\(i)"
+            let t = Thread { [self] in
+                CurrentThread.setName("\(name)-\(i)")      // set from inside: the kernel sees it (top -H, perf)
+                runWorker()
+            }
             t.start()
         }
     }

@@ -26,7 +26,11 @@ public struct ImageHeader: Sendable, Hashable {
     /// A JPEG with a second frame header before its scan is refused (nil), as the decoder
     /// refuses it; the bytes may end before the scan (only the start of a file was read).
     public static func parse(_ data: Data) -> ImageHeader? {
-        let b = [UInt8](data)
+        parse([UInt8](data))
+    }
+
+    /// `parse(_:)` on bytes already in an array (no copy).
+    public static func parse(_ b: [UInt8]) -> ImageHeader? {
         if b.count >= 24, b[0] == 0x89, b[1] == 0x50, b[2] == 0x4E, b[3] == 0x47,
            b[12] == 0x49, b[13] == 0x48, b[14] == 0x44, b[15] == 0x52 {
             let w = Int(b[16]) << 24 | Int(b[17]) << 16 | Int(b[18]) << 8 | Int(b[19])

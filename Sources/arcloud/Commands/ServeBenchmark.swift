@@ -1,0 +1,185 @@
+import Foundation
+import Locking
+import Synchronization
+import VPS
+import VPSClient
+import VPSServer
+
+/// The measurements of `arcloud bench serve`, one round at a time (see its `--help`): the
+/// in-process engine and the HTTP service on the same frames, interleaved, with the CPU
+/// each side's threads used.
+struct ServeBenchmark: Sendable {
+    let engine: MapDirectoryEngine
+    let server: VPSServer
+    let token: String
+    let frames: [VPSLoadGenerator.Frame]
+    let requests: Int
+    let levels: [Int]
+    let cores: Int
+
+    /// CPU milliseconds per request, by thread group, during one HTTP measurement.
+    struct CPUPerRequest: Codable, Sendable {
+        /// The server's localization workers (decode and localize, the answer's JSON).
+        var workersMs: Double
+        /// libmicrohttpd's connection threads (receive, multipart and request parsing, send).
+        var connectionThreadsMs: Double
+        /// The load generator's threads.
+        var clientMs: Double
+        /// The rest of the process (watchdog, idle pools).
+        var otherMs: Double
+        var totalMs: Double { workersMs + connectionThreadsMs + clientMs + otherMs }
+    }
+
+    /// One HTTP measurement.
+    struct HTTPRun: Codable, Sendable {
+        var concurrency: Int
+        var requests: Int
+        var requestsPerSecond: Double
+        var p50Ms: Double
+        var p99Ms: Double
+        var localized: Int
+        var errors: Int
+        var firstError: String?
+        var cpu: CPUPerRequest
+        /// requestsPerSecond / (min(concurrency, cores) x the round's single-thread rate).
+        var scaling: Double
+    }
+
+    struct Round: Codable, Sendable {
+        /// Single-thread in-process requests/s, paired with HTTP (step 1) and alone (step 3).
+        var singleThreadPaired: Double
+        var singleThreadAlone: Double
+        /// Their mean: the round's baseline.
+        var singleThread: Double
+        /// CPU milliseconds per in-process localization (step 3, the calling thread's own).
+        var inProcessCPUMs: Double
+        /// In-process requests/s on `cores` threads at once (nil on one core).
+        var parallel: Double?
+        /// Median per-frame in-process time, and median per-frame HTTP minus in-process (step 1).
+        var inProcessMedianMs: Double
+        var overheadMs: Double
+        var http: [HTTPRun]
+    }
+
+    /// One localization each way, so maps, indexes, buffers and connections are warm.
+    func warmUp() throws {
+        _ = try localizeInProcess(0)
+        let c = try VPSLoadConnection(baseURL: server.baseURL, token: token, frames: frames)
+        if let failure = c.localize(frame: 0).failure { throw CommandFailure("warm-up request failed: \(failure)") }
+    }
+
+    func round() throws -> Round {
+        let paired = try pairedAtConcurrency1()
+        var runs = levels.contains(1) ? [paired.http] : []
+        for c in levels where c > 1 { runs.append(try httpRun(concurrency: c)) }
+        let alone = try singleThreadAlone()
+        let parallel = cores > 1 ? try inProcessParallel(threads: cores) : nil
+        let baseline = (paired.single + alone.requestsPerSecond) / 2
+        for i in runs.indices {
+            runs[i].scaling = runs[i].requestsPerSecond / (Double(min(runs[i].concurrency, cores)) * baseline)
+        }
+        return Round(singleThreadPaired: paired.single, singleThreadAlone: alone.requestsPerSecond, singleThread: baseline,
+                     inProcessCPUMs: alone.cpuMs, parallel: parallel, inProcessMedianMs: paired.inProcessMedianMs,
+                     overheadMs: paired.overheadMs, http: runs)
+    }
+
+    // MARK: Steps
+
+    private func localizeInProcess(_ i: Int) throws -> LocalizeResponse {
+        let f = frames[i % frames.count]
+        do throws(LocalizationEngineError) { return try engine.localize(image: f.image, request: f.request) } catch {
+            throw CommandFailure("in-process localization: \(error)")
+        }
+    }
+
+    /// Step 1: each frame in-process and over one kept-alive connection, back to back.
+    private func pairedAtConcurrency1() throws -> (single: Double, http: HTTPRun, inProcessMedianMs: Double,
+                                                   overheadMs: Double) {
+        let connection = try VPSLoadConnection(baseURL: server.baseURL, token: token, frames: frames)
+        _ = connection.localize(frame: 0)
+        var local: [Double] = [], remote: [Double] = []
+        var localized = 0, errors = 0, firstError: String?, clientCPU = 0.0
+        let clock = ContinuousClock()
+        let before = ThreadCPUSnapshot.now()
+        for i in 0..<requests {
+            for turn in (i % 2 == 0 ? [0, 1] : [1, 0]) {
+                if turn == 0 {
+                    let t0 = clock.now
+                    _ = try localizeInProcess(i)
+                    local.append(((clock.now - t0).secondsValue * 1000))
+                } else {
+                    let cpu0 = CurrentThread.cpuSeconds(), t0 = clock.now
+                    let r = connection.localize(frame: i % frames.count)
+                    remote.append(((clock.now - t0).secondsValue * 1000))
+                    clientCPU += CurrentThread.cpuSeconds() - cpu0
+                    if r.localized { localized += 1 }
+                    if let f = r.failure { errors += 1; firstError = firstError ?? f }
+                }
+            }
+        }
+        let cpu = cpuPerRequest(ThreadCPUSnapshot.now().since(before, group: Self.group), clientSeconds: clientCPU)
+        let differences = zip(remote, local).map { $0 - $1 }
+        let sorted = remote.sorted()
+        let run = HTTPRun(concurrency: 1, requests: requests, requestsPerSecond: Double(requests) / (remote.reduce(0, +) / 1000),
+                          p50Ms: Statistics.percentile(sorted: sorted, 50) ?? 0, p99Ms: Statistics.percentile(sorted: sorted, 99) ?? 0,
+                          localized: localized, errors: errors, firstError: firstError, cpu: cpu, scaling: 0)
+        return (Double(requests) / (local.reduce(0, +) / 1000), run, Statistics.median(local) ?? 0,
+                Statistics.median(differences) ?? 0)
+    }
+
+    /// Step 2: `concurrency` connections, closed loop.
+    private func httpRun(concurrency: Int) throws -> HTTPRun {
+        var before = ThreadCPUSnapshot.now(), after = before
+        let report = try VPSLoadGenerator.measure(baseURL: server.baseURL, token: token, frames: frames,
+                                                  concurrency: concurrency, requests: requests) { starting in
+            if starting { before = ThreadCPUSnapshot.now() } else { after = ThreadCPUSnapshot.now() }
+        }
+        let cpu = cpuPerRequest(after.since(before, group: Self.group), clientSeconds: report.clientCPUSeconds)
+        return HTTPRun(concurrency: concurrency, requests: report.requests, requestsPerSecond: report.requestsPerSecond,
+                       p50Ms: report.p50Ms, p99Ms: report.p99Ms, localized: report.localized, errors: report.errors,
+                       firstError: report.firstError, cpu: cpu, scaling: 0)
+    }
+
+    /// Step 3: one thread, in-process only; with that thread's CPU per request.
+    private func singleThreadAlone() throws -> (requestsPerSecond: Double, cpuMs: Double) {
+        let clock = ContinuousClock()
+        let cpu0 = CurrentThread.cpuSeconds(), t0 = clock.now
+        for i in 0..<requests { _ = try localizeInProcess(i) }
+        let seconds = (clock.now - t0).secondsValue
+        return (Double(requests) / seconds, (CurrentThread.cpuSeconds() - cpu0) * 1000 / Double(requests))
+    }
+
+    /// Step 3, then: the same frames on `threads` threads at once.
+    private func inProcessParallel(threads: Int) throws -> Double {
+        let failure = Locked<(any Error)?>(nil)
+        let next = Atomic<Int>(0)
+        let clock = ContinuousClock()
+        let t0 = clock.now
+        ThreadGroup.run(count: threads) { _ in
+            while true {
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard i < requests else { return }
+                do { _ = try localizeInProcess(i) } catch { failure.withLock { $0 = $0 ?? error } }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        return Double(requests) / ((clock.now - t0).secondsValue)
+    }
+
+    // MARK: CPU accounting
+
+    /// Thread groups by name: the server's workers (`WorkerPool` names them), libmicrohttpd's
+    /// threads (it names them `MHD-…`), this benchmark's own threads, the rest.
+    private static func group(_ threadName: String) -> String {
+        if threadName.hasPrefix("arcloud-localiz") { return "workers" }
+        if threadName.hasPrefix("MHD") { return "connection" }
+        if threadName.hasPrefix("bench-") || threadName.hasPrefix("load-client") { return "bench" }
+        return "other"
+    }
+
+    private func cpuPerRequest(_ seconds: [String: Double], clientSeconds: Double) -> CPUPerRequest {
+        let n = Double(requests) / 1000
+        return CPUPerRequest(workersMs: (seconds["workers"] ?? 0) / n, connectionThreadsMs: (seconds["connection"] ?? 0) / n,
+                             clientMs: clientSeconds / n, otherMs: (seconds["other"] ?? 0) / n)
+    }
+}

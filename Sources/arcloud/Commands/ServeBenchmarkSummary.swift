@@ -1,0 +1,105 @@
+import Foundation
+import VPS
+
+extension ServeBenchmark {
+    /// Medians over the rounds (ratios are taken within each round first), the worst round
+    /// of every scaling, and whether the target held in every round.
+    struct Summary: Encodable {
+        struct Level: Encodable {
+            var concurrency: Int
+            var requestsPerSecond: Double
+            var scaling: Double
+            var worstScaling: Double
+            var bestScaling: Double
+            var p50Ms: Double
+            var p99Ms: Double
+            var cpu: CPUPerRequest
+            var requests: Int
+            var localized: Int
+            var errors: Int
+            var firstError: String?
+        }
+        var rounds: Int
+        var cores: Int
+        var singleThreadRequestsPerSecond: Double
+        var singleThreadWorst: Double
+        var singleThreadBest: Double
+        /// In-process on `cores` threads over the single-thread rate, per round, median.
+        var parallelSpeedup: Double?
+        var inProcessCPUMs: Double
+        var inProcessMedianMs: Double
+        var overheadMs: Double
+        var overheadPercent: Double
+        var levels: [Level]
+        /// Scaling >= 0.9 at every concurrency >= cores in every round.
+        var targetMet: Bool
+        var targetLevelsMeasured: Bool
+
+        init(rounds: [Round], levels: [Int], cores: Int) {
+            func median(_ values: [Double]) -> Double { Statistics.median(values) ?? 0 }
+            self.rounds = rounds.count
+            self.cores = cores
+            let singles = rounds.map(\.singleThread)
+            singleThreadRequestsPerSecond = median(singles)
+            singleThreadWorst = singles.min() ?? 0
+            singleThreadBest = singles.max() ?? 0
+            let speedups = rounds.compactMap { r in r.parallel.map { $0 / r.singleThread } }
+            parallelSpeedup = speedups.isEmpty ? nil : median(speedups)
+            inProcessCPUMs = median(rounds.map(\.inProcessCPUMs))
+            inProcessMedianMs = median(rounds.map(\.inProcessMedianMs))
+            overheadMs = median(rounds.map(\.overheadMs))
+            overheadPercent = median(rounds.map { $0.overheadMs / max($0.inProcessMedianMs, 1e-9) * 100 })
+            self.levels = levels.map { c in
+                let runs = rounds.compactMap { r in r.http.first { $0.concurrency == c } }
+                let scalings = runs.map(\.scaling)
+                return Level(concurrency: c, requestsPerSecond: median(runs.map(\.requestsPerSecond)),
+                             scaling: median(scalings), worstScaling: scalings.min() ?? 0, bestScaling: scalings.max() ?? 0,
+                             p50Ms: median(runs.map(\.p50Ms)), p99Ms: median(runs.map(\.p99Ms)),
+                             cpu: CPUPerRequest(workersMs: median(runs.map(\.cpu.workersMs)),
+                                                connectionThreadsMs: median(runs.map(\.cpu.connectionThreadsMs)),
+                                                clientMs: median(runs.map(\.cpu.clientMs)),
+                                                otherMs: median(runs.map(\.cpu.otherMs))),
+                             requests: runs.reduce(0) { $0 + $1.requests }, localized: runs.reduce(0) { $0 + $1.localized },
+                             errors: runs.reduce(0) { $0 + $1.errors }, firstError: runs.compactMap(\.firstError).first)
+            }
+            let judged = self.levels.filter { $0.concurrency >= cores }
+            targetLevelsMeasured = !judged.isEmpty
+            targetMet = targetLevelsMeasured && judged.allSatisfy { $0.worstScaling >= 0.9 }
+        }
+
+        func text(loadBefore: [Double], loadAfter: [Double]) -> String {
+            func load(_ l: [Double]) -> String { l.map { String(format: "%.2f", $0) }.joined(separator: " ") }
+            var lines: [String] = []
+            lines.append("load average (1/5/15 min): \(load(loadBefore)) before, \(load(loadAfter)) after")
+            lines.append(String(format: "in-process, 1 thread: %.1f req/s (median of %d rounds; %.1f to %.1f), %.2f ms CPU per localization",
+                                singleThreadRequestsPerSecond, rounds, singleThreadWorst, singleThreadBest, inProcessCPUMs))
+            if let s = parallelSpeedup {
+                lines.append(String(format: "in-process, %d threads at once: %.2f x the 1-thread rate (%d if the machine were this process's alone)",
+                                    cores, s, cores))
+            }
+            lines.append(String(format: "HTTP overhead at concurrency 1 (each frame in-process and over HTTP, back to back): %+.2f ms = %+.1f %% of the %.2f ms in-process time",
+                                overheadMs, overheadPercent, inProcessMedianMs))
+            lines.append("concurrency    req/s  scaling [worst, best]   p50 ms   p99 ms   CPU ms/request: workers  conn. threads  client  other  = total   localized  errors")
+            for l in levels {
+                lines.append(String(format: "%11d  %7.1f     %.2f [%.2f, %.2f]  %7.1f  %7.1f   %24.2f  %13.2f  %6.2f  %5.2f  = %5.2f  %5d/%-5d  %d",
+                                    l.concurrency, l.requestsPerSecond, l.scaling, l.worstScaling, l.bestScaling, l.p50Ms, l.p99Ms,
+                                    l.cpu.workersMs, l.cpu.connectionThreadsMs, l.cpu.clientMs, l.cpu.otherMs, l.cpu.totalMs,
+                                    l.localized, l.requests, l.errors) + (l.firstError.map { " (first: \($0))" } ?? ""))
+            }
+            lines.append("scaling = req/s over (min(concurrency, \(cores)) x the round's 1-thread in-process rate); medians over rounds")
+            if let top = levels.last, top.cpu.totalMs > 0 {
+                lines.append(String(format: "CPU bound at concurrency %d: %d cores / %.2f ms per request = %.1f req/s = %.2f x (%d x the 1-thread rate)",
+                                    top.concurrency, cores, top.cpu.totalMs, Double(cores) * 1000 / top.cpu.totalMs,
+                                    Double(cores) * 1000 / top.cpu.totalMs / (Double(cores) * singleThreadRequestsPerSecond), cores))
+            }
+            if !targetLevelsMeasured {
+                lines.append("scaling target: no concurrency >= \(cores) measured")
+            } else {
+                let worst = levels.filter { $0.concurrency >= cores }.min { $0.worstScaling < $1.worstScaling }!
+                lines.append(String(format: "scaling target (>= 0.90 at every concurrency >= %d, in every round): %@ (worst round: %.2f at concurrency %d)",
+                                    cores, targetMet ? "met" : "NOT met", worst.worstScaling, worst.concurrency))
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+}
