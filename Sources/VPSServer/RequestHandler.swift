@@ -171,7 +171,10 @@ final class RequestHandler: Sendable {
             let answer = try engine.localize(image: job.image, request: job.request)
             metrics.recordLocalization(outcome: answer.status.rawValue)
             metrics.recordStages(answer.timings)
-            return DeferredAnswer(response: .json(answer), outcome: answer.status.rawValue)
+            let response = LocalizeAnswerJSON.encode(answer).map {
+                HTTPResponseMessage(status: 200, contentType: "application/json", body: $0)
+            } ?? .json(answer)
+            return DeferredAnswer(response: response, outcome: answer.status.rawValue)
         } catch {
             let e = APIError(error)
             if e.status >= 422 || e.status == 404 { metrics.recordLocalization(outcome: "failed") }

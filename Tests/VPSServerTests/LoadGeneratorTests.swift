@@ -16,11 +16,26 @@ import VPSServer
                                                    concurrency: c, requests: 48)
             #expect(r.requests == 48 && r.errors == 0 && r.localized == 48)
             #expect(r.p50Ms > 0 && r.p50Ms <= r.p99Ms && r.requestsPerSecond > 0)
+            #expect(r.clientCPUSeconds > 0 && r.clientCPUSeconds < r.seconds * Double(c))
             // Warm-up requests (one per worker) come on top of the timed ones.
             let calls = f.engine.calls.load(ordering: .relaxed)
             #expect(calls - before == 48 + c)
             before = calls
         }
+    }
+
+    @Test func aConnectionTheServerClosesIsOpenedAgain() async throws {
+        let f = try ServerFixture()
+        let image = ServerFixture.pngHeader(width: 64, height: 48) + [UInt8](repeating: 7, count: 1024)
+        let frames = [VPSLoadGenerator.Frame(image: image, request: ServerFixture.request())]
+        // A refused token is answered from the headers with `Connection: close` (the body is
+        // not read): every request must then come on a new connection, and get its answer.
+        let refused = try VPSLoadConnection(baseURL: f.server.baseURL, token: "arc_not-a-token", frames: frames)
+        let valid = try VPSLoadConnection(baseURL: f.server.baseURL, token: f.allMaps, frames: frames)
+        let outcomes = await offThread { [refused.localize(frame: 0), refused.localize(frame: 0), valid.localize(frame: 0)] }
+        #expect(outcomes[0].status == 401 && outcomes[1].status == 401)
+        #expect(outcomes[0].failure?.contains("invalid_token") == true && !outcomes[0].localized)
+        #expect(outcomes[2].status == 200 && outcomes[2].localized && outcomes[2].failure == nil)
     }
 
     @Test func reportsFailuresInsteadOfThrowing() async throws {
