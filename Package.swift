@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision"]),
-        .testTarget(name: "VPSTests", dependencies: ["VPS"]),
+        .testTarget(name: "VPSTests", dependencies: ["VPS", "Locking"]),
         .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSClient", "Locking"]),
         .testTarget(name: "GraffityARCloudTests",
                     dependencies: ["GraffityARCloud", "VPSServer", "VPSClient", "Locking"]),

@@ -51,14 +51,14 @@ public final class Localizer: Sendable {
             throw LocalizationError.emptyMap(map.metadata.name)
         }
         // Depth 0 is the root: every map point is every feature's candidate.
-        let wholeMap = map.points.count <= options.wholeMapMatchingMaxPoints
+        let wholeMap = options.matchesWholeMap(points: map.points.count)
         let depth = min(options.candidateDepth ?? (wholeMap ? 0 : max(1, vocabulary.depth - 1)), vocabulary.depth)
         let scale = MapScale(map: map)
         self.init(map: map, options: options, vocabulary: vocabulary, upright: Self.upDirection(of: map).map(UprightFrame.init),
                   index: CandidateIndex(map: map, vocabulary: vocabulary, depth: depth),
                   viewing: ViewingDirections(map: map),
                   localMap: LocalMap(map: map, nearbyRadius: scale(options.nearbyKeyframeRadius)),
-                  scale: scale, extractor: try ORBExtractor(options: options.orb))
+                  scale: scale, extractor: try ORBExtractor(options: options.queryORB(mapPoints: map.points.count)))
     }
 
     private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, upright: UprightFrame?,
@@ -73,7 +73,7 @@ public final class Localizer: Sendable {
     /// Another localizer over the same map and index with its own scratch buffers.
     public func makeWorker() throws -> Localizer {
         Localizer(map: map, options: options, vocabulary: vocabulary, upright: upright, index: index, viewing: viewing,
-                  localMap: localMap, scale: scale, extractor: try ORBExtractor(options: options.orb))
+                  localMap: localMap, scale: scale, extractor: try ORBExtractor(options: extractor.options))
     }
 
     /// Localizes an encoded image (JPEG or PNG).

@@ -15,6 +15,13 @@ public struct LocalizerOptions: Sendable, Hashable {
     /// hundred points (four real photos) only loses right matches, and 1,000 × 5,000 Hamming
     /// distances cost about as much as the vocabulary search on a dense map.
     public var wholeMapMatchingMaxPoints = 5000
+    /// ORB features per query on such a map (nil: `orb.featureCount`). A map small enough to
+    /// be matched whole comes from a few photos, each point seen from one to three
+    /// directions: more query features make it likelier that the query detects those same
+    /// corners, and comparing them with a few thousand points stays cheap. On the monstree
+    /// photos (maps built with 6,000 features per photo): 1,000 query features placed 9/12
+    /// and 5/15 queries, 2,000 12/12 and 10/15, 2,500 and 3,000 12/12 and 11/15 (none wrong).
+    public var smallMapFeatureCount: Int? = 3000
     /// When global matching finds no acceptable pose, match once more with multi-probe
     /// quantization (nil: don't). Only hard frames pay for it.
     public var fallbackProbes: VocabularyProbes? = VocabularyProbes()
@@ -74,6 +81,17 @@ public struct LocalizerOptions: Sendable, Hashable {
     public var maxImagePixels = 40_000_000
 
     public init() {}
+
+    /// Whether global matching compares every query feature with the whole map.
+    public func matchesWholeMap(points: Int) -> Bool { points <= wholeMapMatchingMaxPoints }
+
+    /// ORB on a query against a map of `points` points: more features on a map matched whole
+    /// (`smallMapFeatureCount`).
+    public func queryORB(mapPoints points: Int) -> ORBOptions {
+        var o = orb
+        if matchesWholeMap(points: points), let n = smallMapFeatureCount { o.featureCount = max(o.featureCount, n) }
+        return o
+    }
 }
 
 /// A pose error bound: a distance in map scales (`MapScale`) and an angle.

@@ -6,7 +6,7 @@ struct BenchRealCommand: Command {
     static let name = "bench real"
     static let summary = "Benchmark map building and localization on real photos (COLMAP splits) against OpenCV peers"
     static let help = """
-        USAGE: arcloud bench real [<split dir>...] [--features N] [--peers all|none|opencv|sift|orb] [--frames]
+        USAGE: arcloud bench real [<split dir>...] [--features N] [--map-features N] [--peers all|none|opencv|sift|orb] [--frames]
 
         For each split (default: ../shared/real/monstree/split-s3 and split-s6; layout in
         ../shared/real/README.md: map/ and query/ COLMAP text models, query_gt.tum), builds
@@ -29,11 +29,15 @@ struct BenchRealCommand: Command {
         arcloud's rejections, the reason. Exits 1 when arcloud places any frame wrongly.
 
         OPTIONS:
-          --features <N>   ORB features per query for arcloud and its peer (default: the localizer's)
+          --features <N>   ORB features per query for arcloud and its peer (default: the localizer's,
+                           3000 on these small maps)
+          --map-features <N>
+                           ORB features per map photo for arcloud's map (default: the map
+                           builder's, 6000 for a map of up to 8 photos)
           --peers <which>  Yardsticks to run: all (default), none, opencv, sift or orb
           --frames         Print every query's outcome
         """
-    static let options: Set<String> = ["features", "peers"]
+    static let options: Set<String> = ["features", "map-features", "peers"]
     static let switches: Set<String> = ["frames"]
 
     static func run(_ args: Arguments) async throws -> Int32 {
@@ -43,8 +47,15 @@ struct BenchRealCommand: Command {
         if dirs.isEmpty { dirs = ["../shared/real/monstree/split-s3", "../shared/real/monstree/split-s6"] }
         let peers = try args.choice("peers", ["all", "none", "opencv", "sift", "orb"], default: "all")
         var localizerOptions = LocalizerOptions()
-        localizerOptions.orb.featureCount = try args.int("features", default: localizerOptions.orb.featureCount,
-                                                         range: 100...20000)
+        if args.value("features") != nil {
+            localizerOptions.orb.featureCount = try args.int("features", default: 1000, range: 100...20000)
+            localizerOptions.smallMapFeatureCount = nil
+        }
+        var buildOptions = MapBuildOptions()
+        if args.value("map-features") != nil {
+            buildOptions.orb.featureCount = try args.int("map-features", default: 2500, range: 100...20000)
+            buildOptions.minFeaturesPerMap = 0
+        }
         var anyWrong = false
         print("bench real: OpenCV \(openCVVersion), one thread per method; success within (2°, 2 % of scene scale)")
         for dir in dirs {
@@ -54,6 +65,7 @@ struct BenchRealCommand: Command {
             }
             var bench = RealPhotoBenchmark(split: split)
             bench.localizerOptions = localizerOptions
+            bench.buildOptions = buildOptions
             let scale = try bench.sceneScale()
             let t0 = DispatchTime.now().uptimeNanoseconds
             let map = try bench.buildMap()

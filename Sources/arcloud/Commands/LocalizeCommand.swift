@@ -45,7 +45,8 @@ struct LocalizeCommand: Command {
                              result + device odometry as a prior, single-shot fallback)
           --out <dir>        Output folder (default: out/<session name>)
           --workers <N>      Worker threads (default: all cores)
-          --features <N>     ORB features per frame (default: 1000)
+          --features <N>     ORB features per frame (default: 1000; 3000 on a map of at most
+                             5,000 points, which is matched whole)
           --no-gravity       Localize from the images alone. By default each frame's gravity
                              (from its gravity-aligned odometry) goes with it, as a phone SDK
                              sends it: pose hypotheses then need two matches instead of three
@@ -110,7 +111,10 @@ struct LocalizeCommand: Command {
             }
             workers = try args.positiveInt("workers", default: ProcessInfo.processInfo.activeProcessorCount, max: 256)
             var options = LocalizerOptions()
-            options.orb.featureCount = try args.int("features", default: options.orb.featureCount, range: 100...20000)
+            if args.value("features") != nil {
+                options.orb.featureCount = try args.int("features", default: options.orb.featureCount, range: 100...20000)
+                options.smallMapFeatureCount = nil
+            }
             let map = try VPSMap.load(from: mapPath)
             mapName = map.metadata.name
             localMap = map

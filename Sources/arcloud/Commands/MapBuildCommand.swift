@@ -52,7 +52,8 @@ struct MapBuildCommand: Command {
           --no-scene             Ignore the session's scene.json
           --name <name>          Map name (default: the scene's or session's name)
           --stride <k>           Use every k-th posed frame (default 1)
-          --features <n>         ORB features per keyframe (default 2500)
+          --features <n>         ORB features per keyframe (default 2500, or more with fewer
+                                 than 20 keyframes: 48,000 spread over them, at most 6,000 each)
           --min-track <n>        Keyframes that must see a point (default 2)
           --max-error <px>       Reprojection error allowed at pyramid level 0 (default 2.5)
           --units <u>            metres | unknown (default: metres for a session, unknown for
@@ -78,7 +79,10 @@ struct MapBuildCommand: Command {
         try OutputLocation.checkFile(out, for: "--out")
         var options = MapBuildOptions()
         options.keyframeStride = try args.positiveInt("stride", default: 1, max: 1000)
-        options.orb.featureCount = try args.int("features", default: options.orb.featureCount, range: 100...20000)
+        if args.value("features") != nil {
+            options.orb.featureCount = try args.int("features", default: options.orb.featureCount, range: 100...20000)
+            options.minFeaturesPerMap = 0
+        }
         options.minTrackLength = try args.int("min-track", default: options.minTrackLength, range: 2...100)
         options.maxReprojectionError = try args.double("max-error", default: options.maxReprojectionError)
         if options.maxReprojectionError <= 0 { throw UsageError("option '--max-error' must be positive") }

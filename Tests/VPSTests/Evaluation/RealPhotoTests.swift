@@ -1,6 +1,8 @@
 import Testing
 import Foundation
 import Geometry
+import Locking
+import Vision
 import VPS
 
 /// Real handheld photos (`../shared/real/monstree`, beside the package as CI has it):
@@ -20,13 +22,26 @@ import VPS
         return try bench.runLocalizer(on: try bench.buildMap())
     }
 
-    /// Measured on this tree: s3 9/12, s6 5/15 within (2°, 2 %), none wrong (8/12 and 4/15
-    /// before whole-map matching on small maps and weak-seed counts relative to the map points
-    /// a pose predicts visible). The issue asks 11/12 and 11/15; the bar rises as the
-    /// localizer does.
-    @Test(arguments: [("split-s3", 9), ("split-s6", 5)])
+    /// The map of a split as shipped (built once per test run: a debug build takes most of a minute).
+    static func map(_ name: String) throws -> VPSMap {
+        try builtMaps.withLock { maps in
+            if let m = maps[name] { return m }
+            let m = try RealPhotoBenchmark(split: try split(name)).buildMap()
+            maps[name] = m
+            return m
+        }
+    }
+    private static let builtMaps = Locked<[String: VPSMap]>([:])
+
+    /// Measured on this tree: s3 12/12, s6 11/15 within (2°, 2 %), none wrong (9/12 and 5/15
+    /// before maps of few photos got 6,000 features per photo and queries on such small maps
+    /// 3,000; 8/12 and 4/15 before whole-map matching on small maps and weak-seed counts
+    /// relative to the map points a pose predicts visible). The issue asks 11/12 and 11/15.
+    /// The four s6 frames left (IMG_1044, 1046, 1053, 1055) are those that 10,000-feature ORB
+    /// places 90–175° off: rejecting them is right.
+    @Test(arguments: [("split-s3", 12), ("split-s6", 11)])
     func monstreeSplitPlacesFramesAndNoneWrongly(split name: String, atLeast: Int) throws {
-        let r = try Self.run(try Self.split(name))
+        let r = try RealPhotoBenchmark(split: try Self.split(name)).runLocalizer(on: try Self.map(name))
         let report = r.frames.map { "\($0.name) \($0.verdict.rawValue) \($0.reason ?? "")" }.joined(separator: "; ")
         #expect(r.count(.wrong) == 0, "\(name): \(report)")
         #expect(r.count(.success) >= atLeast, "\(name): \(r.count(.success))/\(r.frames.count): \(report)")
@@ -38,7 +53,7 @@ import VPS
     /// rendered sessions, sharp and blurred) must still all be rejected there.
     @Test(arguments: ["split-s3", "split-s6"])
     func framesOfAnotherSceneAreRejectedOnAMapOfRealPhotos(split name: String) throws {
-        let localizer = try Localizer(map: try RealPhotoBenchmark(split: try Self.split(name)).buildMap())
+        let localizer = try Localizer(map: try Self.map(name))
         for session in ["other-scene-query", "gallery-query-walk", "gallery-query-hard"] {
             let dir = Self.package.appendingPathComponent("Datasets/\(session)")
             let s = try RecordedSession.load(from: dir)
@@ -53,6 +68,31 @@ import VPS
         }
     }
 
+    /// Real-photo negatives: every photo of the scene (map photos and queries) mirrored left to
+    /// right, localized against the split's map. A mirror image is no view of the scene (its
+    /// texture and its parts' arrangement are both flipped), so any pose is wrong; yet it
+    /// brings the scene's own colours, bark and lighting, which rendered frames of other
+    /// scenes do not. Measured: 0 of 19 placed on either map.
+    @Test(arguments: ["split-s3", "split-s6"])
+    func mirroredPhotosOfTheSceneAreRejected(split name: String) throws {
+        let split = try Self.split(name)
+        let localizer = try Localizer(map: try Self.map(name))
+        var placed: [String] = []
+        for image in split.map.images + split.queries {
+            let photo = try GrayImage(decoding: [UInt8](Data(contentsOf: split.url(of: image))))
+            let w = photo.width
+            let mirrored = try GrayImage(width: w, height: photo.height, pixels: (0..<photo.pixels.count).map { i in
+                photo.pixels[i - i % w + (w - 1 - i % w)]
+            })
+            var camera = image.intrinsics
+            camera.cx = Double(w - 1) - camera.cx
+            if camera.distortion.count >= 4 { camera.distortion[3] = -camera.distortion[3] }  // p2 changes sign
+            let r = try localizer.localize(image: mirrored, intrinsics: camera)
+            if r.isLocalized { placed.append("\(image.name) (\(r.inliers) inliers)") }
+        }
+        #expect(placed.isEmpty, "\(name): mirrored photos placed: \(placed)")
+    }
+
     /// Issue 14, point 2: nothing in the map builder or the localizer is a length of its own
     /// or assumes +y is up. The wide-baseline split with every translation ×0.25, ×10, and
     /// turned y-down (as a COLMAP model may come) at ×3, places the same frames and rejects
@@ -60,7 +100,7 @@ import VPS
     /// so this is the image-only path; the map's up is unknown in every frame.)
     @Test func theSameSplitInAnotherFrameAndScaleLocalizesTheSameFrames() throws {
         let reference = try Self.split("split-s6")
-        let base = try Self.run(reference)
+        let base = try RealPhotoBenchmark(split: reference).runLocalizer(on: try Self.map("split-s6"))
         let yDown = Quaternion(axis: SIMD3(1, 0, 0), angle: .pi)
         for (rotation, factor) in [(Quaternion.identity, 0.25), (.identity, 10), (yDown, 3)] {
             let r = try Self.run(reference.reexpressed(rotation: rotation, scale: factor))

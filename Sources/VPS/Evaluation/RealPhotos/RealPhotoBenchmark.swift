@@ -83,7 +83,7 @@ public struct RealPhotoBenchmark: Sendable {
                                            ratio: Double(o.globalRatio), threshold: o.ransac.threshold,
                                            confidence: o.ransac.confidence, maxIterations: o.ransac.maxIterations,
                                            minInliers: o.minInliers)
-        let extractor = try ORBExtractor(options: o.orb)
+        let extractor = try ORBExtractor(options: o.queryORB(mapPoints: map.points.count))
         let scale = try sceneScale()
         var frames: [Frame] = []
         for (i, q) in split.queries.enumerated() {

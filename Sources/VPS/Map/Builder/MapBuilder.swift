@@ -56,13 +56,13 @@ public struct MapBuilder: Sendable {
         let threads = Parallel.threadCount(options.threads)
 
         // 1. Features.
-        let orb = options.orb
+        let orb = { var o = options.orb; o.featureCount = options.featuresPerKeyframe(keyframes: frames.count); return o }()
         let features = try Parallel.map(count: frames.count, threads: threads,
                                         makeState: { try ORBExtractor(options: orb) }) { extractor, i in
             try Self.extract(frames[i], with: extractor)
         }
         report.features = features.reduce(0) { $0 + $1.count }
-        finish("extract", "\(report.features) ORB features in \(frames.count) keyframes")
+        finish("extract", "\(report.features) ORB features in \(frames.count) keyframes (at most \(orb.featureCount) each)")
 
         // 2. Pairs from the images: shared vocabulary words, viewing angle.
         let planner = ImagePairPlanner(maxViewAngleDegrees: options.maxViewAngleDegrees,
