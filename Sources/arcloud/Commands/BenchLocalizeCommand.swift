@@ -32,7 +32,8 @@ struct BenchLocalizeCommand: Command {
         OPTIONS:
           --map <file>      The map to localize against (required)
           --frames <N>      Use at most N frames of the session (default: all)
-          --features <N>    ORB features per frame for both pipelines (default: 1000)
+          --features <N>    ORB features per frame for both pipelines (default: the localizer's,
+                            1000; 3000 on a map of at most 5,000 points)
         """
     static let options: Set<String> = ["map", "frames", "features"]
     static let switches: Set<String> = []
@@ -47,19 +48,24 @@ struct BenchLocalizeCommand: Command {
         let mapPath = try args.require("map")
         let sessionURL = URL(fileURLWithPath: try args.positional(0, "session dir"))
         try args.noExtraPositionals(beyond: 1)
-        let features = try args.int("features", default: 1000, range: 100...20000)
+        let asked = args.value("features") == nil ? nil : try args.int("features", default: 1000, range: 100...20000)
         let session = try RecordedSession.load(from: sessionURL)
         let limit = try args.int("frames", default: session.frames.count, range: 1...1_000_000)
         let frames = Array(session.frames.prefix(limit))
         let map = try VPSMap.load(from: mapPath)
         var options = LocalizerOptions()
-        options.orb.featureCount = features
+        if let asked {
+            options.orb.featureCount = asked
+            options.smallMapFeatureCount = nil
+        }
+        // Both pipelines extract what the localizer extracts on this map.
+        let features = options.queryORB(mapPoints: map.points.count).featureCount
         let localizer = try Localizer(map: map, options: options)
         let peer = try OpenCVPeerLocalizer(descriptors: map.points.descriptors, positions: map.points.positions,
                                            ratio: Double(options.globalRatio),
                                            threshold: options.ransac.threshold, confidence: options.ransac.confidence,
                                            maxIterations: options.ransac.maxIterations, minInliers: options.minInliers)
-        let extractor = try ORBExtractor(options: options.orb)
+        let extractor = try ORBExtractor(options: options.queryORB(mapPoints: map.points.count))
         let encoded = try frames.map { try [UInt8](Data(contentsOf: RecordedSession.imageURL(of: $0, in: sessionURL))) }
         let images = try encoded.map { try GrayImage(decoding: $0) }
         print("bench localize: \(frames.count) frames of \(session.name), map \(map.metadata.name) "
