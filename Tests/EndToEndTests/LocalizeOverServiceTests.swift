@@ -26,6 +26,9 @@ import VPS
         let server = try SimulateServer(maps: maps)
         defer { server.stop() }
         let token = try server.createToken()
+        // The frames compared and the retries counted below are the served map's, not its cold load's.
+        try await server.loadMap("gallery", token: token,
+                                 session: ArcloudProcess.packageRoot.appendingPathComponent("Datasets/gallery-query-walk"))
 
         let embeddedOut = scratch.appendingPathComponent("embedded"), serviceOut = scratch.appendingPathComponent("service")
         let embedded = try await ArcloudProcess.runOffThread(["localize", "--map", "Maps/gallery.vpsmap", "Datasets/gallery-query-walk",

@@ -5,6 +5,12 @@ import VPSServer
 /// A started server on an ephemeral loopback port over a given engine (a real
 /// `MapDirectoryEngine`, say), with an in-memory token store and a client holding a token
 /// valid for every map. Call `stop()` when done (`defer { fixture.stop() }`).
+///
+/// Its localization time budget is 600 s, not the 10 s default: these tests are about
+/// what a real engine answers, and a real engine's first localization of a map includes
+/// the map's load, which under AddressSanitizer took 18 s on a loaded 2-core machine.
+/// The budget itself is tested with an engine whose duration the test controls
+/// (`WorkerPoolTests`).
 struct EngineServer {
     let server: VPSServer
     let client: VPSClient
@@ -12,7 +18,8 @@ struct EngineServer {
     init(engine: any LocalizationEngine) throws {
         let store = try SQLiteTokenStore(path: ":memory:")
         let token = try store.create(name: "t").token
-        server = VPSServer(engine: engine, tokens: store)
+        server = VPSServer(engine: engine, tokens: store,
+                           configuration: VPSServerConfiguration(localizationBudgetSeconds: 600))
         try server.start()
         client = try VPSClient(baseURL: server.baseURL, token: token)
     }
