@@ -53,8 +53,10 @@ struct ServeBenchmark: Sendable {
         var singleThread: Double
         /// CPU milliseconds per in-process localization (step 3, the calling thread's own).
         var inProcessCPUMs: Double
-        /// In-process requests/s on `cores` threads at once (nil on one core).
+        /// In-process requests/s on `cores` threads at once, and CPU milliseconds per
+        /// localization then (nil on one core): the same work at the workers' parallelism.
         var parallel: Double?
+        var parallelCPUMs: Double?
         /// Median per-frame in-process time, and median per-frame HTTP minus in-process (step 1).
         var inProcessMedianMs: Double
         var overheadMs: Double
@@ -79,7 +81,8 @@ struct ServeBenchmark: Sendable {
             runs[i].scaling = runs[i].requestsPerSecond / (Double(min(runs[i].concurrency, cores)) * baseline)
         }
         return Round(singleThreadPaired: paired.single, singleThreadAlone: alone.requestsPerSecond, singleThread: baseline,
-                     inProcessCPUMs: alone.cpuMs, parallel: parallel, inProcessMedianMs: paired.inProcessMedianMs,
+                     inProcessCPUMs: alone.cpuMs, parallel: parallel?.requestsPerSecond, parallelCPUMs: parallel?.cpuMs,
+                     inProcessMedianMs: paired.inProcessMedianMs,
                      overheadMs: paired.overheadMs, http: runs)
     }
 
@@ -149,13 +152,16 @@ struct ServeBenchmark: Sendable {
         return (Double(requests) / seconds, (CurrentThread.cpuSeconds() - cpu0) * 1000 / Double(requests))
     }
 
-    /// Step 3, then: the same frames on `threads` threads at once.
-    private func inProcessParallel(threads: Int) throws -> Double {
+    /// Step 3, then: the same frames on `threads` threads at once; with their CPU per request.
+    private func inProcessParallel(threads: Int) throws -> (requestsPerSecond: Double, cpuMs: Double) {
         let failure = Locked<(any Error)?>(nil)
+        let cpu = Locked(0.0)
         let next = Atomic<Int>(0)
         let clock = ContinuousClock()
         let t0 = clock.now
         ThreadGroup.run(count: threads) { _ in
+            let cpu0 = CurrentThread.cpuSeconds()
+            defer { let used = CurrentThread.cpuSeconds() - cpu0; cpu.withLock { $0 += used } }
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard i < requests else { return }
@@ -163,7 +169,7 @@ struct ServeBenchmark: Sendable {
             }
         }
         if let error = failure.withLock({ $0 }) { throw error }
-        return Double(requests) / ((clock.now - t0).secondsValue)
+        return (Double(requests) / ((clock.now - t0).secondsValue), cpu.withLock { $0 } * 1000 / Double(requests))
     }
 
     // MARK: CPU accounting

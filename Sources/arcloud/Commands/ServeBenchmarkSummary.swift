@@ -27,6 +27,8 @@ extension ServeBenchmark {
         /// In-process on `cores` threads over the single-thread rate, per round, median.
         var parallelSpeedup: Double?
         var inProcessCPUMs: Double
+        /// CPU per localization in-process on `cores` threads at once (median), nil on one core.
+        var parallelCPUMs: Double?
         var inProcessMedianMs: Double
         var overheadMs: Double
         var overheadPercent: Double
@@ -46,6 +48,8 @@ extension ServeBenchmark {
             let speedups = rounds.compactMap { r in r.parallel.map { $0 / r.singleThread } }
             parallelSpeedup = speedups.isEmpty ? nil : median(speedups)
             inProcessCPUMs = median(rounds.map(\.inProcessCPUMs))
+            let parallelCPU = rounds.compactMap(\.parallelCPUMs)
+            parallelCPUMs = parallelCPU.isEmpty ? nil : median(parallelCPU)
             inProcessMedianMs = median(rounds.map(\.inProcessMedianMs))
             overheadMs = median(rounds.map(\.overheadMs))
             overheadPercent = median(rounds.map { $0.overheadMs / max($0.inProcessMedianMs, 1e-9) * 100 })
@@ -73,9 +77,9 @@ extension ServeBenchmark {
             lines.append("load average (1/5/15 min): \(load(loadBefore)) before, \(load(loadAfter)) after")
             lines.append(String(format: "in-process, 1 thread: %.1f req/s (median of %d rounds; %.1f to %.1f), %.2f ms CPU per localization",
                                 singleThreadRequestsPerSecond, rounds, singleThreadWorst, singleThreadBest, inProcessCPUMs))
-            if let s = parallelSpeedup {
-                lines.append(String(format: "in-process, %d threads at once: %.2f x the 1-thread rate (%d if the machine were this process's alone)",
-                                    cores, s, cores))
+            if let s = parallelSpeedup, let c = parallelCPUMs {
+                lines.append(String(format: "in-process, %d threads at once: %.2f x the 1-thread rate (%d if the machine were this process's alone), %.2f ms CPU per localization",
+                                    cores, s, cores, c))
             }
             lines.append(String(format: "HTTP overhead at concurrency 1 (each frame in-process and over HTTP, back to back): %+.2f ms = %+.1f %% of the %.2f ms in-process time",
                                 overheadMs, overheadPercent, inProcessMedianMs))
@@ -87,10 +91,11 @@ extension ServeBenchmark {
                                     l.localized, l.requests, l.errors) + (l.firstError.map { " (first: \($0))" } ?? ""))
             }
             lines.append("scaling = req/s over (min(concurrency, \(cores)) x the round's 1-thread in-process rate); medians over rounds")
-            if let top = levels.last, top.cpu.totalMs > 0 {
-                lines.append(String(format: "CPU bound at concurrency %d: %d cores / %.2f ms per request = %.1f req/s = %.2f x (%d x the 1-thread rate)",
-                                    top.concurrency, cores, top.cpu.totalMs, Double(cores) * 1000 / top.cpu.totalMs,
-                                    Double(cores) * 1000 / top.cpu.totalMs / (Double(cores) * singleThreadRequestsPerSecond), cores))
+            if let top = levels.last, top.cpu.totalMs > 0, let same = top.concurrency > 1 ? parallelCPUMs : inProcessCPUMs {
+                // The same work at the same parallelism: what HTTP adds to each request's CPU.
+                lines.append(String(format: "CPU per request at concurrency %d: %.2f ms over HTTP (all threads) vs %.2f ms in-process on %d thread(s) at once: HTTP adds %+.2f ms (%+.1f %%)",
+                                    top.concurrency, top.cpu.totalMs, same, min(top.concurrency, cores),
+                                    top.cpu.totalMs - same, (top.cpu.totalMs - same) / same * 100))
             }
             if !targetLevelsMeasured {
                 lines.append("scaling target: no concurrency >= \(cores) measured")
