@@ -6,8 +6,7 @@ public enum RunResults {
     /// The outcomes in `folder` (a run folder, or its `results.jsonl`). Errors name the
     /// file and the line.
     public static func load(from folder: URL) throws -> [FrameOutcome] {
-        let file = folder.lastPathComponent == BatchReport.File.results ? folder
-            : folder.appendingPathComponent(BatchReport.File.results)
+        let file = runFile(BatchReport.File.results, of: folder)
         let data: Data
         do { data = try RegularFile.read(file) } catch let e as RegularFileError {
             throw DatasetImportError(e.path, e.problem + " (expected the output folder of `arcloud localize`)")
@@ -27,8 +26,7 @@ public enum RunResults {
     /// when the folder has none. Its first threshold is the run's primary one: in metres on a
     /// metric map, a share of the scene scale on a map in unknown units.
     public static func summary(in folder: URL) throws -> AccuracySummary? {
-        let dir = folder.lastPathComponent == BatchReport.File.results ? folder.deletingLastPathComponent() : folder
-        let file = dir.appendingPathComponent(BatchReport.File.summary)
+        let file = runFile(BatchReport.File.summary, of: folder)
         guard FileKind(atPath: file.path) != .missing else { return nil }
         let data: Data
         do { data = try RegularFile.read(file) } catch let e as RegularFileError {
@@ -37,5 +35,11 @@ public enum RunResults {
         do { return try JSONDecoder().decode(AccuracySummary.self, from: data) } catch {
             throw DatasetImportError(file.path, "not the summary.json of `arcloud localize` (\(error))")
         }
+    }
+
+    /// `name` in the run folder `folder` names, which may be given as its `results.jsonl`.
+    private static func runFile(_ name: String, of folder: URL) -> URL {
+        let dir = folder.lastPathComponent == BatchReport.File.results ? folder.deletingLastPathComponent() : folder
+        return dir.appendingPathComponent(name)
     }
 }
