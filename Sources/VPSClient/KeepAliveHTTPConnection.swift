@@ -11,6 +11,9 @@ import Foundation
 final class KeepAliveHTTPConnection {
     struct Failure: Error, CustomStringConvertible {
         var description: String
+        /// The peer closed or reset the connection before any byte of the answer: on a
+        /// kept-alive connection, the server's idle close racing the request.
+        var beforeAnswer = false
     }
 
     /// One answer: status, body, and whether the server closes the connection after it.
@@ -24,6 +27,8 @@ final class KeepAliveHTTPConnection {
     private let port: UInt16
     private let timeoutSeconds: Int
     private var fd: Int32 = -1
+    /// Whether the open connection already carried an answer (it is kept alive).
+    private var reused = false
     /// Received bytes (the first `filled` of `storage`); reused across answers, so reading
     /// allocates nothing once grown.
     private var storage: [UInt8] = []
@@ -86,12 +91,25 @@ final class KeepAliveHTTPConnection {
 
     /// Sends `request` (a whole HTTP/1.1 request) and reads its answer. After a failure or
     /// an answer that closes the connection, the next call connects again.
+    ///
+    /// A kept-alive connection the server closed while idle (its idle timeout) fails the
+    /// next request before any answer byte; as HTTP clients do (RFC 9112 §9.3.1), such a
+    /// request is sent once more on a new connection. The service's requests only read.
     func exchange(_ request: [UInt8]) throws(Failure) -> Answer {
+        let keptAlive = fd >= 0 && reused
+        do {
+            return try exchangeOnce(request)
+        } catch where error.beforeAnswer && keptAlive {
+            return try exchangeOnce(request)
+        }
+    }
+
+    private func exchangeOnce(_ request: [UInt8]) throws(Failure) -> Answer {
         if fd < 0 { try connect() }
         do {
             try send(request)
             let answer = try receiveAnswer()
-            if answer.closes { drop() }
+            if answer.closes { drop() } else { reused = true }
             return answer
         } catch {
             drop()
@@ -102,6 +120,7 @@ final class KeepAliveHTTPConnection {
     private func drop() {
         if fd >= 0 { close(fd) }
         fd = -1
+        reused = false
     }
 
     private func send(_ bytes: [UInt8]) throws(Failure) {
@@ -109,7 +128,10 @@ final class KeepAliveHTTPConnection {
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw Failure(description: "send: errno \(errno)") }
+            guard n > 0 else {
+                let e = errno
+                throw Failure(description: "send: errno \(e)", beforeAnswer: e == EPIPE || e == ECONNRESET)
+            }
             sent += n
         }
     }
@@ -121,7 +143,11 @@ final class KeepAliveHTTPConnection {
             let at = filled
             let n = storage.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + at, $0.count - at, 0) }
             if n < 0, errno == EINTR { continue }
-            if n < 0 { throw Failure(description: errno == EAGAIN ? "no answer within \(timeoutSeconds) s" : "recv: errno \(errno)") }
+            if n < 0 {
+                let e = errno
+                throw Failure(description: e == EAGAIN ? "no answer within \(timeoutSeconds) s" : "recv: errno \(e)",
+                              beforeAnswer: e == ECONNRESET && filled == 0)
+            }
             if n == 0 { return false }
             filled += n
         }
@@ -134,7 +160,9 @@ final class KeepAliveHTTPConnection {
         var headEnd: Int?
         while headEnd == nil {
             let searchedUpTo = max(0, filled - 3)
-            guard try fill(to: filled + 1) else { throw Failure(description: "connection closed before an answer") }
+            guard try fill(to: filled + 1) else {
+                throw Failure(description: "connection closed before an answer", beforeAnswer: filled == 0)
+            }
             headEnd = Self.find([13, 10, 13, 10], in: storage[..<filled], from: searchedUpTo)
             if headEnd == nil, filled > 64 << 10 { throw Failure(description: "answer head over 64 KB") }
         }

@@ -38,6 +38,24 @@ import VPSServer
         #expect(outcomes[2].status == 200 && outcomes[2].localized && outcomes[2].failure == nil)
     }
 
+    @Test func aKeptAliveConnectionTheServerClosedWhileIdleIsOpenedAgain() async throws {
+        // The server closes a connection idle for 1 s: the next request on it meets a closed
+        // socket and must be sent again on a new connection, not counted as an error.
+        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, threads: 2, localizationBudgetSeconds: 600,
+                                                                        connectionTimeoutSeconds: 1))
+        let image = ServerFixture.pngHeader(width: 64, height: 48) + [UInt8](repeating: 7, count: 1024)
+        let frames = [VPSLoadGenerator.Frame(image: image, request: ServerFixture.request())]
+        let c = try VPSLoadConnection(baseURL: f.server.baseURL, token: f.allMaps, frames: frames)
+        let outcomes = await offThread { () -> [VPSLoadConnection.Outcome] in
+            let first = c.localize(frame: 0)
+            Thread.sleep(forTimeInterval: 3)
+            return [first, c.localize(frame: 0)]
+        }
+        #expect(outcomes.allSatisfy { $0.status == 200 && $0.localized && $0.failure == nil }, "\(outcomes)")
+        #expect(f.engine.calls.load(ordering: .relaxed) == 2)
+        #expect(f.log.lines.withLock { $0.count } == 2)
+    }
+
     @Test func reportsFailuresInsteadOfThrowing() async throws {
         let f = try ServerFixture()
         let frames = [VPSLoadGenerator.Frame(image: [1, 2, 3], request: ServerFixture.request())]   // not an image: 422
