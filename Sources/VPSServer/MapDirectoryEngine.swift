@@ -6,6 +6,9 @@ import VPS
 /// straight from the map files. Requests localize in parallel, one localizer worker each.
 public final class MapDirectoryEngine: LocalizationEngine {
     public let cache: MapCache<LocalizerPool>
+    /// Section ids of each map file, read once per file state: the map listing, asked for
+    /// often (clients poll it for rollouts), reads no scene while the files are unchanged.
+    private let sectionIds = FileDerivedCache<[String]> { path in try VPSMap.loadScene(from: path).sections.map(\.id) }
 
     /// - Parameters:
     ///   - cacheCapacity: maps kept in memory at most.
@@ -20,7 +23,7 @@ public final class MapDirectoryEngine: LocalizationEngine {
 
     public func maps() throws(LocalizationEngineError) -> [MapSummary] {
         cache.mapIds().map { id in
-            let sections = cache.file(of: id).flatMap { try? VPSMap.loadScene(from: $0.path) }?.sections.map(\.id) ?? []
+            let sections = cache.file(of: id).flatMap { try? sectionIds.value(ofFileAt: $0.path) } ?? []
             return MapSummary(id: id, name: id, sections: sections, version: cache.version(of: id))
         }
     }

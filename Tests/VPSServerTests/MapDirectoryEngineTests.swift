@@ -42,6 +42,16 @@ import VPSServer
         }
     }
 
+    @Test func theListingFollowsARewrittenScene() throws {
+        let engine = MapDirectoryEngine(directory: directory)
+        #expect(try engine.maps().first?.sections == ["hall"])
+        let map = try VPSMap(metadata: MapMetadata(name: "alpha", created: Date(timeIntervalSince1970: 0)),
+                             scene: SceneContent(sections: [MapSection(id: "hall", name: "Hall"), MapSection(id: "annex", name: "Annex")]),
+                             keyframes: [], points: MapPoints(), observations: [], vocabulary: nil)
+        try map.write(to: directory.appendingPathComponent("alpha.vpsmap").path)
+        #expect(try engine.maps().first?.sections == ["hall", "annex"])
+    }
+
     @Test func mapIdsCannotReachOutsideTheDirectory() {
         let cache = MapCache<Int>(directory: directory) { _ in 0 }
         for id in ["../alpha", "alpha/../beta", ".hidden", "", "a b", "alpha\u{0}", "/etc/passwd", "ål"] {
