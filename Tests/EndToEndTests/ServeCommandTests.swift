@@ -73,4 +73,37 @@ import Testing
         #expect(entries.count == 4)                        // one JSON line per request
         #expect(!log.contains(token))
     }
+
+    /// `bench serve` on the shipped map, kept small: every request answered, and each
+    /// printed ratio what its own figures make.
+    @Test func benchServeMeasuresEveryLevelAgainstTheRateAroundIt() async throws {
+        let r = try await ArcloudProcess.runOffThread(["bench", "serve", "--maps", "Maps", "--map", "gallery",
+                                                       "--dataset", "Datasets/gallery-query-walk", "--frames", "2",
+                                                       "--requests", "4", "--rounds", "2", "--concurrency", "1,2,4", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        struct Output: Decodable {
+            struct Run: Decodable { var concurrency: Int; var requestsPerSecond: Double; var baseline: Double; var scaling: Double
+                                    var errors: Int; var localized: Int }
+            struct Round: Decodable { var singleThreadPaired: Double; var singleThreadAfterEachRun: [Double]; var http: [Run] }
+            struct Summary: Decodable { var targetLevelsMeasured: Bool; var levels: [Level] }
+            struct Level: Decodable { var concurrency: Int; var errors: Int; var requests: Int }
+            var cores: Int; var rounds: [Round]; var summary: Summary
+        }
+        let out = try JSONDecoder().decode(Output.self, from: Data(r.stdout.utf8))
+        #expect(out.rounds.count == 2 && out.summary.levels.map(\.concurrency) == [1, 2, 4])
+        #expect(out.summary.levels.allSatisfy { $0.errors == 0 && $0.requests == 8 })
+        for round in out.rounds {
+            #expect(round.http.map(\.concurrency) == [1, 2, 4] && round.singleThreadAfterEachRun.count == 2)
+            // Concurrency 1 is judged against its paired rate, each other level against the
+            // mean of the single-thread runs just before and after it.
+            let around = [round.singleThreadPaired] + round.singleThreadAfterEachRun
+            for (i, run) in round.http.enumerated() {
+                let expected = i == 0 ? around[0] : (around[i - 1] + around[i]) / 2
+                #expect(abs(run.baseline - expected) <= 1e-9 * expected)
+                let scaling = run.requestsPerSecond / (Double(min(run.concurrency, out.cores)) * run.baseline)
+                #expect(abs(run.scaling - scaling) <= 1e-9 * scaling)
+                #expect(run.localized == 4 && run.errors == 0)
+            }
+        }
+    }
 }

@@ -21,13 +21,16 @@ struct BenchServeCommand: Command {
         1. concurrency 1, paired: each frame localized in-process and over HTTP back to back
            (alternating which goes first). Gives the single-thread in-process rate, the HTTP
            rate at concurrency 1 and the median per-frame HTTP overhead;
-        2. HTTP at each other concurrency: that many connections, closed loop;
-        3. the single-thread in-process rate again, then the in-process rate on `cores`
-           threads at once (how much of the machine there was).
-        The single-thread rate of a round is the mean of steps 1 and 3. For each concurrency
-        c it prints requests/s and the scaling: requests/s over (min(c, cores) x the round's
-        single-thread rate). The target (issue 16) is a scaling of at least 0.9 at every
-        concurrency >= cores in every round; the worst round is printed next to the median.
+        2. for each other concurrency: HTTP with that many connections, closed loop, then
+           the single-thread in-process rate again;
+        3. the in-process rate on `cores` threads at once (how much of the machine there was).
+        For each concurrency c it prints requests/s and the scaling: requests/s over
+        (min(c, cores) x the single-thread rate measured just before and just after that
+        run, their mean), so a machine whose speed drifts over seconds (other work, a
+        virtual machine's host) moves both sides of each ratio alike. The target (issue 16)
+        is a scaling of at least 0.9 at every concurrency >= cores in every round; the
+        worst round is printed next to the median. The share of CPU time the hypervisor
+        took from this machine during the run (steal, /proc/stat) is printed with the load.
 
         The client is cheap on purpose: each connection sends requests built before the
         run over a kept-alive socket and only looks for the status in the answer. Its CPU is
@@ -88,6 +91,7 @@ struct BenchServeCommand: Command {
         let bench = ServeBenchmark(engine: engine, server: server, token: token, frames: frames, requests: requests,
                                    levels: levels, cores: ProcessInfo.processInfo.activeProcessorCount)
         let loadBefore = LoadAverage.read()
+        let stolenBefore = StolenTime.now()
         // Blocking work on a named thread of its own: the per-thread CPU split leaves it out,
         // and the Swift concurrency pool is not held.
         let outcome = Locked<Result<[ServeBenchmark.Round], any Error>>(.success([]))
@@ -98,11 +102,13 @@ struct BenchServeCommand: Command {
         let rounds = try outcome.withLock { $0 }.get()
         let summary = ServeBenchmark.Summary(rounds: rounds, levels: levels, cores: bench.cores)
         let loadAfter = LoadAverage.read()
+        let stolenPercent = stolenBefore.flatMap { b in StolenTime.now().map { $0.percent(since: b) } }
 
         if args.has("json") {
             struct Output: Encodable {
                 var map: String; var frames: Int; var requestsPerMeasurement: Int; var cores: Int; var workers: Int
                 var connectionThreads: Int; var loadAverageBefore: [Double]; var loadAverageAfter: [Double]
+                var stolenCPUPercent: Double?
                 var summary: ServeBenchmark.Summary; var rounds: [ServeBenchmark.Round]
             }
             let e = JSONEncoder()
@@ -110,13 +116,14 @@ struct BenchServeCommand: Command {
             print(String(decoding: try e.encode(Output(
                 map: mapId, frames: frames.count, requestsPerMeasurement: requests, cores: bench.cores,
                 workers: server.configuration.localizationWorkers, connectionThreads: server.configuration.threads,
-                loadAverageBefore: loadBefore, loadAverageAfter: loadAfter, summary: summary, rounds: rounds)),
+                loadAverageBefore: loadBefore, loadAverageAfter: loadAfter, stolenCPUPercent: stolenPercent,
+                summary: summary, rounds: rounds)),
                          as: UTF8.self))
         } else {
             print(String(format: "bench serve: map '%@', %d frames of %@; %d rounds x %d requests; %d cores, %d workers, %d connection threads",
                          mapId, frames.count, session.name, rounds.count, requests, bench.cores,
                          server.configuration.localizationWorkers, server.configuration.threads))
-            print(summary.text(loadBefore: loadBefore, loadAfter: loadAfter))
+            print(summary.text(loadBefore: loadBefore, loadAfter: loadAfter, stolenPercent: stolenPercent))
         }
         return rounds.contains { r in r.http.contains { $0.errors > 0 } } ? 1 : 0
     }

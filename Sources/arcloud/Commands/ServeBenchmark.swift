@@ -41,17 +41,28 @@ struct ServeBenchmark: Sendable {
         var errors: Int
         var firstError: String?
         var cpu: CPUPerRequest
-        /// requestsPerSecond / (min(concurrency, cores) x the round's single-thread rate).
+        /// The single-thread in-process rate this run is judged against: at concurrency 1 the
+        /// paired in-process rate, above it the mean of the measurements just before and just
+        /// after this run.
+        var baseline: Double
+        /// requestsPerSecond / (min(concurrency, cores) x baseline).
         var scaling: Double
+        /// Percent of the machine's CPU time its hypervisor took during this run (nil where
+        /// /proc/stat is unreadable): time no software inside the machine can use.
+        var stolenPercent: Double?
     }
 
     struct Round: Codable, Sendable {
-        /// Single-thread in-process requests/s, paired with HTTP (step 1) and alone (step 3).
+        /// Single-thread in-process requests/s paired with HTTP (step 1), then after each HTTP
+        /// run at concurrency > 1 (step 2), in that order.
         var singleThreadPaired: Double
-        var singleThreadAlone: Double
-        /// Their mean: the round's baseline.
+        var singleThreadAfterEachRun: [Double]
+        /// Percent of CPU time stolen during the single-thread in-process runs (median).
+        var singleThreadStolenPercent: Double?
+        /// The mean of all of them: the round's single-thread rate.
         var singleThread: Double
-        /// CPU milliseconds per in-process localization (step 3, the calling thread's own).
+        /// CPU milliseconds per in-process localization (step 2's single-thread runs, the
+        /// calling thread's own; median).
         var inProcessCPUMs: Double
         /// In-process requests/s on `cores` threads at once, and CPU milliseconds per
         /// localization then (nil on one core): the same work at the workers' parallelism.
@@ -70,19 +81,43 @@ struct ServeBenchmark: Sendable {
         if let failure = c.localize(frame: 0).failure { throw CommandFailure("warm-up request failed: \(failure)") }
     }
 
+    /// Every HTTP run is judged against single-thread in-process runs taken just before and
+    /// just after it: on a machine shared with other work (or a virtual machine whose host
+    /// takes time from it) the speed drifts over seconds, and a baseline taken far from the
+    /// run it judges adds that drift to the ratio.
     func round() throws -> Round {
         let paired = try pairedAtConcurrency1()
         var runs = levels.contains(1) ? [paired.http] : []
-        for c in levels where c > 1 { runs.append(try httpRun(concurrency: c)) }
-        let alone = try singleThreadAlone()
-        let parallel = cores > 1 ? try inProcessParallel(threads: cores) : nil
-        let baseline = (paired.single + alone.requestsPerSecond) / 2
-        for i in runs.indices {
-            runs[i].scaling = runs[i].requestsPerSecond / (Double(min(runs[i].concurrency, cores)) * baseline)
+        runs.indices.forEach { runs[$0].baseline = paired.single }
+        var singles: [Double] = [], cpuMs: [Double] = [], singleStolen: [Double] = []
+        func single() throws -> Double {
+            let stolen0 = StolenTime.now()
+            let alone = try singleThreadAlone()
+            singles.append(alone.requestsPerSecond); cpuMs.append(alone.cpuMs)
+            if let s0 = stolen0, let s1 = StolenTime.now() { singleStolen.append(s1.percent(since: s0)) }
+            return alone.requestsPerSecond
         }
-        return Round(singleThreadPaired: paired.single, singleThreadAlone: alone.requestsPerSecond, singleThread: baseline,
-                     inProcessCPUMs: alone.cpuMs, parallel: parallel?.requestsPerSecond, parallelCPUMs: parallel?.cpuMs,
-                     inProcessMedianMs: paired.inProcessMedianMs,
+        var before = paired.single
+        for c in levels where c > 1 {
+            let stolen0 = StolenTime.now()
+            var run = try httpRun(concurrency: c)
+            run.stolenPercent = stolen0.flatMap { s0 in StolenTime.now().map { $0.percent(since: s0) } }
+            let after = try single()
+            run.baseline = (before + after) / 2
+            runs.append(run)
+            before = after
+        }
+        if singles.isEmpty { _ = try single() }
+        let parallel = cores > 1 ? try inProcessParallel(threads: cores) : nil
+        for i in runs.indices {
+            runs[i].scaling = runs[i].requestsPerSecond / (Double(min(runs[i].concurrency, cores)) * runs[i].baseline)
+        }
+        let all = [paired.single] + singles
+        return Round(singleThreadPaired: paired.single, singleThreadAfterEachRun: singles,
+                     singleThreadStolenPercent: Statistics.median(singleStolen),
+                     singleThread: all.reduce(0, +) / Double(all.count),
+                     inProcessCPUMs: Statistics.median(cpuMs) ?? 0, parallel: parallel?.requestsPerSecond,
+                     parallelCPUMs: parallel?.cpuMs, inProcessMedianMs: paired.inProcessMedianMs,
                      overheadMs: paired.overheadMs, http: runs)
     }
 
@@ -125,12 +160,12 @@ struct ServeBenchmark: Sendable {
         let sorted = remote.sorted()
         let run = HTTPRun(concurrency: 1, requests: requests, requestsPerSecond: Double(requests) / (remote.reduce(0, +) / 1000),
                           p50Ms: Statistics.percentile(sorted: sorted, 50) ?? 0, p99Ms: Statistics.percentile(sorted: sorted, 99) ?? 0,
-                          localized: localized, errors: errors, firstError: firstError, cpu: cpu, scaling: 0)
+                          localized: localized, errors: errors, firstError: firstError, cpu: cpu, baseline: 0, scaling: 0)
         return (Double(requests) / (local.reduce(0, +) / 1000), run, Statistics.median(local) ?? 0,
                 Statistics.median(differences) ?? 0)
     }
 
-    /// Step 2: `concurrency` connections, closed loop.
+    /// Step 2: `concurrency` connections, closed loop (followed by `singleThreadAlone`).
     private func httpRun(concurrency: Int) throws -> HTTPRun {
         var before = ThreadCPUSnapshot.now(), after = before
         let report = try VPSLoadGenerator.measure(baseURL: server.baseURL, token: token, frames: frames,
@@ -140,10 +175,10 @@ struct ServeBenchmark: Sendable {
         let cpu = cpuPerRequest(after.since(before, group: Self.group), clientSeconds: report.clientCPUSeconds)
         return HTTPRun(concurrency: concurrency, requests: report.requests, requestsPerSecond: report.requestsPerSecond,
                        p50Ms: report.p50Ms, p99Ms: report.p99Ms, localized: report.localized, errors: report.errors,
-                       firstError: report.firstError, cpu: cpu, scaling: 0)
+                       firstError: report.firstError, cpu: cpu, baseline: 0, scaling: 0)
     }
 
-    /// Step 3: one thread, in-process only; with that thread's CPU per request.
+    /// One thread, in-process only; with that thread's CPU per request.
     private func singleThreadAlone() throws -> (requestsPerSecond: Double, cpuMs: Double) {
         let clock = ContinuousClock()
         let cpu0 = CurrentThread.cpuSeconds(), t0 = clock.now
@@ -152,7 +187,7 @@ struct ServeBenchmark: Sendable {
         return (Double(requests) / seconds, (CurrentThread.cpuSeconds() - cpu0) * 1000 / Double(requests))
     }
 
-    /// Step 3, then: the same frames on `threads` threads at once; with their CPU per request.
+    /// Step 3: the same frames on `threads` threads at once; with their CPU per request.
     private func inProcessParallel(threads: Int) throws -> (requestsPerSecond: Double, cpuMs: Double) {
         let failure = Locked<(any Error)?>(nil)
         let cpu = Locked(0.0)

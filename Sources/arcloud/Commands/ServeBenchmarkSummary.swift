@@ -18,12 +18,15 @@ extension ServeBenchmark {
             var localized: Int
             var errors: Int
             var firstError: String?
+            /// CPU time stolen by the hypervisor during these runs, percent (median).
+            var stolenPercent: Double?
         }
         var rounds: Int
         var cores: Int
         var singleThreadRequestsPerSecond: Double
         var singleThreadWorst: Double
         var singleThreadBest: Double
+        var singleThreadStolenPercent: Double?
         /// In-process on `cores` threads over the single-thread rate, per round, median.
         var parallelSpeedup: Double?
         var inProcessCPUMs: Double
@@ -45,6 +48,7 @@ extension ServeBenchmark {
             singleThreadRequestsPerSecond = median(singles)
             singleThreadWorst = singles.min() ?? 0
             singleThreadBest = singles.max() ?? 0
+            singleThreadStolenPercent = Statistics.median(rounds.compactMap(\.singleThreadStolenPercent))
             let speedups = rounds.compactMap { r in r.parallel.map { $0 / r.singleThread } }
             parallelSpeedup = speedups.isEmpty ? nil : median(speedups)
             inProcessCPUMs = median(rounds.map(\.inProcessCPUMs))
@@ -64,33 +68,38 @@ extension ServeBenchmark {
                                                 clientMs: median(runs.map(\.cpu.clientMs)),
                                                 otherMs: median(runs.map(\.cpu.otherMs))),
                              requests: runs.reduce(0) { $0 + $1.requests }, localized: runs.reduce(0) { $0 + $1.localized },
-                             errors: runs.reduce(0) { $0 + $1.errors }, firstError: runs.compactMap(\.firstError).first)
+                             errors: runs.reduce(0) { $0 + $1.errors }, firstError: runs.compactMap(\.firstError).first,
+                             stolenPercent: Statistics.median(runs.compactMap(\.stolenPercent)))
             }
             let judged = self.levels.filter { $0.concurrency >= cores }
             targetLevelsMeasured = !judged.isEmpty
             targetMet = targetLevelsMeasured && judged.allSatisfy { $0.worstScaling >= 0.9 }
         }
 
-        func text(loadBefore: [Double], loadAfter: [Double]) -> String {
+        func text(loadBefore: [Double], loadAfter: [Double], stolenPercent: Double?) -> String {
             func load(_ l: [Double]) -> String { l.map { String(format: "%.2f", $0) }.joined(separator: " ") }
             var lines: [String] = []
-            lines.append("load average (1/5/15 min): \(load(loadBefore)) before, \(load(loadAfter)) after")
+            lines.append("load average (1/5/15 min): \(load(loadBefore)) before, \(load(loadAfter)) after"
+                         + (stolenPercent.map { String(format: "; CPU time stolen by the hypervisor: %.1f %%", $0) } ?? ""))
             lines.append(String(format: "in-process, 1 thread: %.1f req/s (median of %d rounds; %.1f to %.1f), %.2f ms CPU per localization",
-                                singleThreadRequestsPerSecond, rounds, singleThreadWorst, singleThreadBest, inProcessCPUMs))
+                                singleThreadRequestsPerSecond, rounds, singleThreadWorst, singleThreadBest, inProcessCPUMs)
+                         + (singleThreadStolenPercent.map { String(format: "; %.1f %% stolen meanwhile", $0) } ?? ""))
             if let s = parallelSpeedup, let c = parallelCPUMs {
                 lines.append(String(format: "in-process, %d threads at once: %.2f x the 1-thread rate (%d if the machine were this process's alone), %.2f ms CPU per localization",
                                     cores, s, cores, c))
             }
             lines.append(String(format: "HTTP overhead at concurrency 1 (each frame in-process and over HTTP, back to back): %+.2f ms = %+.1f %% of the %.2f ms in-process time",
                                 overheadMs, overheadPercent, inProcessMedianMs))
-            lines.append("concurrency    req/s  scaling [worst, best]   p50 ms   p99 ms   CPU ms/request: workers  conn. threads  client  other  = total   localized  errors")
+            lines.append("concurrency    req/s  scaling [worst, best]   p50 ms   p99 ms   CPU ms/request: workers  conn. threads  client  other  = total   localized  errors  stolen %")
             for l in levels {
-                lines.append(String(format: "%11d  %7.1f     %.2f [%.2f, %.2f]  %7.1f  %7.1f   %24.2f  %13.2f  %6.2f  %5.2f  = %5.2f  %5d/%-5d  %d",
+                lines.append(String(format: "%11d  %7.1f     %.2f [%.2f, %.2f]  %7.1f  %7.1f   %24.2f  %13.2f  %6.2f  %5.2f  = %5.2f  %5d/%-5d  %6d",
                                     l.concurrency, l.requestsPerSecond, l.scaling, l.worstScaling, l.bestScaling, l.p50Ms, l.p99Ms,
                                     l.cpu.workersMs, l.cpu.connectionThreadsMs, l.cpu.clientMs, l.cpu.otherMs, l.cpu.totalMs,
-                                    l.localized, l.requests, l.errors) + (l.firstError.map { " (first: \($0))" } ?? ""))
+                                    l.localized, l.requests, l.errors)
+                             + (l.stolenPercent.map { String(format: "  %8.1f", $0) } ?? "         -")
+                             + (l.firstError.map { " (first: \($0))" } ?? ""))
             }
-            lines.append("scaling = req/s over (min(concurrency, \(cores)) x the round's 1-thread in-process rate); medians over rounds")
+            lines.append("scaling = req/s over (min(concurrency, \(cores)) x the 1-thread in-process rate measured around that run); medians over rounds")
             if let top = levels.last, top.cpu.totalMs > 0, let same = top.concurrency > 1 ? parallelCPUMs : inProcessCPUMs {
                 // The same work at the same parallelism: what HTTP adds to each request's CPU.
                 lines.append(String(format: "CPU per request at concurrency %d: %.2f ms over HTTP (all threads) vs %.2f ms in-process on %d thread(s) at once: HTTP adds %+.2f ms (%+.1f %%)",
