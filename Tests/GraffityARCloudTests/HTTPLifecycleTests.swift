@@ -59,8 +59,13 @@ struct HTTPLifecycleTests {
         let tokens = try LocalVPSServer.makeTokenStore()
         let token = try tokens.create(name: "tester").token
         let recovered = Locked<LocalVPSServer?>(nil)
+        let takeoverFailure = Locked<String?>(nil)
         let listener = try DroppingListener(drops: 3) { port in
-            recovered.withLock { $0 = try? LocalVPSServer(port: port, tokens: tokens) }
+            recovered.withLock { server in
+                do { server = try LocalVPSServer(port: port, tokens: tokens) } catch {
+                    takeoverFailure.withLock { $0 = "\(error)" }
+                }
+            }
         }
         defer { listener.close() }
         let url = URL(string: "http://127.0.0.1:\(listener.port)")!
@@ -71,7 +76,8 @@ struct HTTPLifecycleTests {
 
         try await host.loadView()
         #expect(listener.droppedConnections == 3)
-        #expect(recovered.withLock { $0 != nil })
+        #expect(recovered.withLock { $0 != nil },
+                "the real server did not take over the listener's port: \(takeoverFailure.withLock { $0 } ?? "")")
         try await host.advance(by: .zero)
         #expect(sdk.state == .vps(.localized(sectionId: "main")))
         #expect(received.states.allSatisfy { $0.lastError == nil })

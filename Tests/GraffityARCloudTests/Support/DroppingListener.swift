@@ -23,23 +23,32 @@ final class DroppingListener: Sendable {
     var droppedConnections: Int { dropped.load(ordering: .acquiring) }
 
     init(drops: Int, recover: (@Sendable (UInt16) -> Void)? = nil) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa -> Bool in
-                bind(fd, sa, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, sa, &length) == 0
+        // The port is handed over to a new server, so it must stay free between this socket's
+        // close and that server's bind. A port from the kernel's ephemeral range (what
+        // `bind` to port 0 picks) could be taken in between by any other server the
+        // parallel tests start on port 0; a port below that range is never handed out.
+        let below = Self.ephemeralRangeStart()
+        var found: (fd: Int32, port: UInt16)?
+        for _ in 0..<200 where found == nil {
+            let candidate = UInt16.random(in: 20_000..<max(20_001, below))
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw POSIXError(.EIO) }
+            var one: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = candidate.bigEndian
+            let bound = withUnsafePointer(to: &address) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa -> Bool in
+                    bind(fd, sa, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 && listen(fd, 16) == 0
+                }
             }
+            if bound { found = (fd, candidate) } else { Glibc.close(fd) }
         }
-        guard bound else { Glibc.close(fd); throw POSIXError(.EADDRINUSE) }
+        guard let (fd, chosen) = found else { throw POSIXError(.EADDRINUSE) }
         listenFD = fd
-        port = UInt16(bigEndian: address.sin_port)
+        port = chosen
 
         Thread.detachNewThread { [self] in
             defer { finished.signal() }
@@ -67,6 +76,12 @@ final class DroppingListener: Sendable {
         }
         finished.wait()
         finished.signal()  // later calls return at once too
+    }
+
+    /// The first port of the kernel's ephemeral range (`ip_local_port_range`), 32768 if unreadable.
+    private static func ephemeralRangeStart() -> UInt16 {
+        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        return text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.flatMap { UInt16($0) } ?? 32768
     }
 
     /// Reads until the end of the request headers (or EOF), so the drop happens mid-exchange.
