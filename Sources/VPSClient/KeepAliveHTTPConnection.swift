@@ -27,8 +27,6 @@ final class KeepAliveHTTPConnection {
     private let port: UInt16
     private let timeoutSeconds: Int
     private var fd: Int32 = -1
-    /// Whether the open connection already carried an answer (it is kept alive).
-    private var reused = false
     /// Received bytes (the first `filled` of `storage`); reused across answers, so reading
     /// allocates nothing once grown.
     private var storage: [UInt8] = []
@@ -92,14 +90,15 @@ final class KeepAliveHTTPConnection {
     /// Sends `request` (a whole HTTP/1.1 request) and reads its answer. After a failure or
     /// an answer that closes the connection, the next call connects again.
     ///
-    /// A kept-alive connection the server closed while idle (its idle timeout) fails the
-    /// next request before any answer byte; as HTTP clients do (RFC 9112 §9.3.1), such a
-    /// request is sent once more on a new connection. The service's requests only read.
+    /// A connection the server closed while it was idle (its idle timeout) fails the next
+    /// request before any answer byte; as HTTP clients do (RFC 9112 §9.3.1), such a request
+    /// is sent once more on a new connection. The service's requests only read. A
+    /// connection opened by this call is not retried: its failure is the server's answer.
     func exchange(_ request: [UInt8]) throws(Failure) -> Answer {
-        let keptAlive = fd >= 0 && reused
+        let openedBefore = fd >= 0
         do {
             return try exchangeOnce(request)
-        } catch where error.beforeAnswer && keptAlive {
+        } catch where error.beforeAnswer && openedBefore {
             return try exchangeOnce(request)
         }
     }
@@ -109,7 +108,7 @@ final class KeepAliveHTTPConnection {
         do {
             try send(request)
             let answer = try receiveAnswer()
-            if answer.closes { drop() } else { reused = true }
+            if answer.closes { drop() }
             return answer
         } catch {
             drop()
@@ -120,7 +119,6 @@ final class KeepAliveHTTPConnection {
     private func drop() {
         if fd >= 0 { close(fd) }
         fd = -1
-        reused = false
     }
 
     private func send(_ bytes: [UInt8]) throws(Failure) {

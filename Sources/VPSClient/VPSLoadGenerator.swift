@@ -63,10 +63,14 @@ public enum VPSLoadGenerator {
         guard !frames.isEmpty, concurrency >= 1, requests >= 1 else {
             throw .invalidRequest("a load run needs frames, concurrency >= 1 and requests >= 1")
         }
-        let connections = try (0..<concurrency).map { _ throws(VPSClientError) in
-            try VPSLoadConnection(baseURL: baseURL, token: token, frames: frames)
+        // Each connection is opened just before its warm-up request, not all first: a
+        // connection left unused while the others warm up could outlive the server's idle
+        // timeout.
+        let connections = try (0..<concurrency).map { w throws(VPSClientError) in
+            let c = try VPSLoadConnection(baseURL: baseURL, token: token, frames: frames)
+            _ = c.localize(frame: w % frames.count)   // warm-up
+            return c
         }
-        for (w, c) in connections.enumerated() { _ = c.localize(frame: w % frames.count) }   // warm-up
 
         struct Outcome: Sendable {
             var latencies: [Double] = []; var errors = 0; var localized = 0; var firstError: String?

@@ -46,14 +46,16 @@ import VPSServer
         let image = ServerFixture.pngHeader(width: 64, height: 48) + [UInt8](repeating: 7, count: 1024)
         let frames = [VPSLoadGenerator.Frame(image: image, request: ServerFixture.request())]
         let c = try VPSLoadConnection(baseURL: f.server.baseURL, token: f.allMaps, frames: frames)
+        // Opened and left unused past the timeout: its first request meets a closed socket too.
+        let unused = try VPSLoadConnection(baseURL: f.server.baseURL, token: f.allMaps, frames: frames)
         let outcomes = await offThread { () -> [VPSLoadConnection.Outcome] in
             let first = c.localize(frame: 0)
             Thread.sleep(forTimeInterval: 3)
-            return [first, c.localize(frame: 0)]
+            return [first, c.localize(frame: 0), unused.localize(frame: 0)]
         }
         #expect(outcomes.allSatisfy { $0.status == 200 && $0.localized && $0.failure == nil }, "\(outcomes)")
-        #expect(f.engine.calls.load(ordering: .relaxed) == 2)
-        #expect(f.log.lines.withLock { $0.count } == 2)
+        #expect(f.engine.calls.load(ordering: .relaxed) == 3)
+        #expect(f.log.lines.withLock { $0.count } == 3)
     }
 
     @Test func reportsFailuresInsteadOfThrowing() async throws {
