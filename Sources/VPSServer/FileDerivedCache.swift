@@ -5,20 +5,6 @@ import Locking
 /// per file state (device, inode, size, modification time): an unchanged file is never read
 /// again, a replaced or rewritten one is. Safe from many threads; one entry per path.
 public final class FileDerivedCache<Value: Sendable>: Sendable {
-    /// What identifies one state of a file without reading it.
-    struct FileState: Hashable, Sendable {
-        var device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int, modifiedNanoseconds: Int
-
-        init(path: String) throws {
-            var s = stat()
-            guard stat(path, &s) == 0 else {
-                throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
-            }
-            device = UInt64(s.st_dev); inode = UInt64(s.st_ino); size = Int64(s.st_size)
-            modifiedSeconds = Int(s.st_mtim.tv_sec); modifiedNanoseconds = Int(s.st_mtim.tv_nsec)
-        }
-    }
-
     private let compute: @Sendable (_ path: String) throws -> Value
     private let known = Locked<[String: (state: FileState, value: Value)]>([:])
 
@@ -50,5 +36,20 @@ public final class FileDerivedCache<Value: Sendable>: Sendable {
             }
             if attempts == 3 { return (value, try FileState(path: path)) }
         }
+    }
+}
+
+/// What identifies one state of a file without reading it: device, inode, size and
+/// modification time.
+struct FileState: Hashable, Sendable {
+    var device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int, modifiedNanoseconds: Int
+
+    init(path: String) throws {
+        var s = stat()
+        guard stat(path, &s) == 0 else {
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
+        }
+        device = UInt64(s.st_dev); inode = UInt64(s.st_ino); size = Int64(s.st_size)
+        modifiedSeconds = Int(s.st_mtim.tv_sec); modifiedNanoseconds = Int(s.st_mtim.tv_nsec)
     }
 }

@@ -103,7 +103,7 @@ public final class MapCache<Prepared: Sendable>: Sendable {
                     let before = try versions.versionAndState(ofFileAt: url.path)
                     version = before.version
                     map = try VPSMap.load(from: url.path)
-                    if (try? FileDerivedCache<String>.FileState(path: url.path)) == before.state { break }
+                    if (try? FileState(path: url.path)) == before.state { break }
                 } while attempts < 3
             } catch {
                 return .failure(.unavailable("map '\(id)' cannot be loaded: \(error)"))

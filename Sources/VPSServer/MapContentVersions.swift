@@ -14,7 +14,7 @@ public final class MapContentVersions: Sendable {
     }
 
     /// The version with the file state it belongs to (see `FileDerivedCache.valueAndState`).
-    func versionAndState(ofFileAt path: String) throws -> (version: String, state: FileDerivedCache<String>.FileState) {
+    func versionAndState(ofFileAt path: String) throws -> (version: String, state: FileState) {
         let (version, state) = try hashes.valueAndState(ofFileAt: path)
         return (version, state)
     }

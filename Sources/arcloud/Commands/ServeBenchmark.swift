@@ -91,17 +91,15 @@ struct ServeBenchmark: Sendable {
         runs.indices.forEach { runs[$0].baseline = paired.single }
         var singles: [Double] = [], cpuMs: [Double] = [], singleStolen: [Double] = []
         func single() throws -> Double {
-            let stolen0 = StolenTime.now()
-            let alone = try singleThreadAlone()
+            let (alone, stolen) = try StolenTime.during { try singleThreadAlone() }
             singles.append(alone.requestsPerSecond); cpuMs.append(alone.cpuMs)
-            if let s0 = stolen0, let s1 = StolenTime.now() { singleStolen.append(s1.percent(since: s0)) }
+            if let stolen { singleStolen.append(stolen) }
             return alone.requestsPerSecond
         }
         var before = paired.single
         for c in levels where c > 1 {
-            let stolen0 = StolenTime.now()
-            var run = try httpRun(concurrency: c)
-            run.stolenPercent = stolen0.flatMap { s0 in StolenTime.now().map { $0.percent(since: s0) } }
+            var (run, stolen) = try StolenTime.during { try httpRun(concurrency: c) }
+            run.stolenPercent = stolen
             let after = try single()
             run.baseline = (before + after) / 2
             runs.append(run)

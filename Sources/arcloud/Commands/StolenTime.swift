@@ -18,6 +18,14 @@ struct StolenTime {
         return StolenTime(steal: ticks[7], total: ticks.reduce(0, +))
     }
 
+    /// Runs `body`, with the percent of CPU time stolen meanwhile (nil where `/proc/stat`
+    /// cannot be read).
+    static func during<T>(_ body: () throws -> T) rethrows -> (result: T, stolenPercent: Double?) {
+        let before = now()
+        let result = try body()
+        return (result, before.flatMap { b in now().map { $0.percent(since: b) } })
+    }
+
     /// Percent of all CPU time between `earlier` and this one that was stolen.
     func percent(since earlier: StolenTime) -> Double {
         let t = total - earlier.total
