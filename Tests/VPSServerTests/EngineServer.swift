@@ -21,8 +21,14 @@ struct EngineServer {
         server = VPSServer(engine: engine, tokens: store,
                            configuration: VPSServerConfiguration(localizationBudgetSeconds: 600))
         try server.start()
-        client = try VPSClient(baseURL: server.baseURL, token: token)
+        client = try VPSClient(baseURL: server.baseURL, token: token, options: Self.patientClient)
     }
 
     func stop() { server.stop() }
+
+    /// The first localization loads the map inside the request. Under the sanitizers, with
+    /// every suite running at once on 2 cores, that took over the client's default 30 s in
+    /// CI; these tests are about answers, not latency, so the client waits as long as
+    /// anything in the suite may take.
+    static let patientClient = VPSClient.Options(connectTimeout: .seconds(30), requestTimeout: .seconds(300))
 }

@@ -34,7 +34,7 @@ struct ShippedMapHappyPathTests {
                                configuration: VPSServerConfiguration(localizationBudgetSeconds: 600))
         try server.start()
         defer { server.stop() }
-        let client = try VPSClient(baseURL: server.baseURL, token: token)
+        let client = try VPSClient(baseURL: server.baseURL, token: token, options: EngineServer.patientClient)
 
         var compared = 0, localized = 0
         for dataset in shippedDatasets() {
