@@ -83,15 +83,19 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         struct Output: Decodable {
             struct Run: Decodable { var concurrency: Int; var requestsPerSecond: Double; var baseline: Double; var scaling: Double
-                                    var errors: Int; var localized: Int }
+                                    var errors: Int; var localized: Int; var requests: Int }
             struct Round: Decodable { var singleThreadPaired: Double; var singleThreadAfterEachRun: [Double]; var http: [Run] }
             struct Summary: Decodable { var targetLevelsMeasured: Bool; var levels: [Level] }
-            struct Level: Decodable { var concurrency: Int; var errors: Int; var requests: Int }
+            struct Level: Decodable { var combined: Run; var worstScaling: Double; var bestScaling: Double }
             var cores: Int; var rounds: [Round]; var summary: Summary
         }
         let out = try JSONDecoder().decode(Output.self, from: Data(r.stdout.utf8))
-        #expect(out.rounds.count == 2 && out.summary.levels.map(\.concurrency) == [1, 2, 4])
-        #expect(out.summary.levels.allSatisfy { $0.errors == 0 && $0.requests == 8 })
+        #expect(out.rounds.count == 2 && out.summary.levels.map(\.combined.concurrency) == [1, 2, 4])
+        #expect(out.summary.levels.allSatisfy { $0.combined.errors == 0 && $0.combined.requests == 8 })
+        for (i, level) in out.summary.levels.enumerated() {     // the spread of the rounds' own ratios
+            let scalings = out.rounds.map { $0.http[i].scaling }
+            #expect(level.worstScaling == scalings.min() && level.bestScaling == scalings.max())
+        }
         for round in out.rounds {
             #expect(round.http.map(\.concurrency) == [1, 2, 4] && round.singleThreadAfterEachRun.count == 2)
             // Concurrency 1 is judged against its paired rate, each other level against the

@@ -6,20 +6,11 @@ extension ServeBenchmark {
     /// of every scaling, and whether the target held in every round.
     struct Summary: Encodable {
         struct Level: Encodable {
-            var concurrency: Int
-            var requestsPerSecond: Double
-            var scaling: Double
+            /// Every round's run at this concurrency in one: counts summed, every other
+            /// figure (rates, latencies, CPU, baseline, scaling, steal) the median over rounds.
+            var combined: HTTPRun
             var worstScaling: Double
             var bestScaling: Double
-            var p50Ms: Double
-            var p99Ms: Double
-            var cpu: CPUPerRequest
-            var requests: Int
-            var localized: Int
-            var errors: Int
-            var firstError: String?
-            /// CPU time stolen by the hypervisor during these runs, percent (median).
-            var stolenPercent: Double?
         }
         var rounds: Int
         var cores: Int
@@ -60,18 +51,10 @@ extension ServeBenchmark {
             self.levels = levels.map { c in
                 let runs = rounds.compactMap { r in r.http.first { $0.concurrency == c } }
                 let scalings = runs.map(\.scaling)
-                return Level(concurrency: c, requestsPerSecond: median(runs.map(\.requestsPerSecond)),
-                             scaling: median(scalings), worstScaling: scalings.min() ?? 0, bestScaling: scalings.max() ?? 0,
-                             p50Ms: median(runs.map(\.p50Ms)), p99Ms: median(runs.map(\.p99Ms)),
-                             cpu: CPUPerRequest(workersMs: median(runs.map(\.cpu.workersMs)),
-                                                connectionThreadsMs: median(runs.map(\.cpu.connectionThreadsMs)),
-                                                clientMs: median(runs.map(\.cpu.clientMs)),
-                                                otherMs: median(runs.map(\.cpu.otherMs))),
-                             requests: runs.reduce(0) { $0 + $1.requests }, localized: runs.reduce(0) { $0 + $1.localized },
-                             errors: runs.reduce(0) { $0 + $1.errors }, firstError: runs.compactMap(\.firstError).first,
-                             stolenPercent: Statistics.median(runs.compactMap(\.stolenPercent)))
+                return Level(combined: HTTPRun(combining: runs, concurrency: c),
+                             worstScaling: scalings.min() ?? 0, bestScaling: scalings.max() ?? 0)
             }
-            let judged = self.levels.filter { $0.concurrency >= cores }
+            let judged = self.levels.filter { $0.combined.concurrency >= cores }
             targetLevelsMeasured = !judged.isEmpty
             targetMet = targetLevelsMeasured && judged.allSatisfy { $0.worstScaling >= 0.9 }
         }
@@ -91,16 +74,17 @@ extension ServeBenchmark {
             lines.append(String(format: "HTTP overhead at concurrency 1 (each frame in-process and over HTTP, back to back): %+.2f ms = %+.1f %% of the %.2f ms in-process time",
                                 overheadMs, overheadPercent, inProcessMedianMs))
             lines.append("concurrency    req/s  scaling [worst, best]   p50 ms   p99 ms   CPU ms/request: workers  conn. threads  client  other  = total   localized  errors  stolen %")
-            for l in levels {
+            for level in levels {
+                let l = level.combined
                 lines.append(String(format: "%11d  %7.1f     %.2f [%.2f, %.2f]  %7.1f  %7.1f   %24.2f  %13.2f  %6.2f  %5.2f  = %5.2f  %5d/%-5d  %6d",
-                                    l.concurrency, l.requestsPerSecond, l.scaling, l.worstScaling, l.bestScaling, l.p50Ms, l.p99Ms,
+                                    l.concurrency, l.requestsPerSecond, l.scaling, level.worstScaling, level.bestScaling, l.p50Ms, l.p99Ms,
                                     l.cpu.workersMs, l.cpu.connectionThreadsMs, l.cpu.clientMs, l.cpu.otherMs, l.cpu.totalMs,
                                     l.localized, l.requests, l.errors)
                              + (l.stolenPercent.map { String(format: "  %8.1f", $0) } ?? "         -")
                              + (l.firstError.map { " (first: \($0))" } ?? ""))
             }
             lines.append("scaling = req/s over (min(concurrency, \(cores)) x the 1-thread in-process rate measured around that run); medians over rounds")
-            if let top = levels.last, top.cpu.totalMs > 0, let same = top.concurrency > 1 ? parallelCPUMs : inProcessCPUMs {
+            if let top = levels.last?.combined, top.cpu.totalMs > 0, let same = top.concurrency > 1 ? parallelCPUMs : inProcessCPUMs {
                 // The same work at the same parallelism: what HTTP adds to each request's CPU.
                 lines.append(String(format: "CPU per request at concurrency %d: %.2f ms over HTTP (all threads) vs %.2f ms in-process on %d thread(s) at once: HTTP adds %+.2f ms (%+.1f %%)",
                                     top.concurrency, top.cpu.totalMs, same, min(top.concurrency, cores),
@@ -109,11 +93,27 @@ extension ServeBenchmark {
             if !targetLevelsMeasured {
                 lines.append("scaling target: no concurrency >= \(cores) measured")
             } else {
-                let worst = levels.filter { $0.concurrency >= cores }.min { $0.worstScaling < $1.worstScaling }!
+                let worst = levels.filter { $0.combined.concurrency >= cores }.min { $0.worstScaling < $1.worstScaling }!
                 lines.append(String(format: "scaling target (>= 0.90 at every concurrency >= %d, in every round): %@ (worst round: %.2f at concurrency %d)",
-                                    cores, targetMet ? "met" : "NOT met", worst.worstScaling, worst.concurrency))
+                                    cores, targetMet ? "met" : "NOT met", worst.worstScaling, worst.combined.concurrency))
             }
             return lines.joined(separator: "\n")
         }
+    }
+}
+
+extension ServeBenchmark.HTTPRun {
+    /// The runs of several rounds at one concurrency in one: counts summed, the rest medians.
+    init(combining runs: [Self], concurrency: Int) {
+        func median(_ figure: (Self) -> Double) -> Double { Statistics.median(runs.map(figure)) ?? 0 }
+        self.init(concurrency: concurrency, requests: runs.reduce(0) { $0 + $1.requests },
+                  requestsPerSecond: median(\.requestsPerSecond), p50Ms: median(\.p50Ms), p99Ms: median(\.p99Ms),
+                  localized: runs.reduce(0) { $0 + $1.localized }, errors: runs.reduce(0) { $0 + $1.errors },
+                  firstError: runs.compactMap(\.firstError).first,
+                  cpu: ServeBenchmark.CPUPerRequest(workersMs: median(\.cpu.workersMs),
+                                                    connectionThreadsMs: median(\.cpu.connectionThreadsMs),
+                                                    clientMs: median(\.cpu.clientMs), otherMs: median(\.cpu.otherMs)),
+                  baseline: median(\.baseline), scaling: median(\.scaling),
+                  stolenPercent: Statistics.median(runs.compactMap(\.stolenPercent)))
     }
 }
