@@ -85,7 +85,8 @@ import Testing
             struct Run: Decodable { var concurrency: Int; var requestsPerSecond: Double; var baseline: Double; var scaling: Double
                                     var errors: Int; var localized: Int; var requests: Int }
             struct Round: Decodable { var singleThreadPaired: Double; var singleThreadAfterEachRun: [Double]; var http: [Run] }
-            struct Summary: Decodable { var targetLevelsMeasured: Bool; var levels: [Level] }
+            struct Summary: Decodable { var targetLevelsMeasured: Bool; var targetMet: Bool; var targetMetInEveryRound: Bool
+                                        var levels: [Level] }
             struct Level: Decodable { var combined: Run; var worstScaling: Double; var bestScaling: Double }
             var cores: Int; var rounds: [Round]; var summary: Summary
         }
@@ -96,6 +97,11 @@ import Testing
             let scalings = out.rounds.map { $0.http[i].scaling }
             #expect(level.worstScaling == scalings.min() && level.bestScaling == scalings.max())
         }
+        // The verdicts follow from the levels at concurrency >= cores: the run's medians, and every round.
+        let judged = out.summary.levels.filter { $0.combined.concurrency >= out.cores }
+        #expect(out.summary.targetLevelsMeasured == !judged.isEmpty)
+        #expect(out.summary.targetMet == (!judged.isEmpty && judged.allSatisfy { $0.combined.scaling >= 0.9 }))
+        #expect(out.summary.targetMetInEveryRound == (!judged.isEmpty && judged.allSatisfy { $0.worstScaling >= 0.9 }))
         for round in out.rounds {
             #expect(round.http.map(\.concurrency) == [1, 2, 4] && round.singleThreadAfterEachRun.count == 2)
             // Concurrency 1 is judged against its paired rate, each other level against the
