@@ -55,11 +55,8 @@ public enum VPSLoadGenerator {
     }
 
     /// The run, blocking the calling thread until every request is answered.
-    /// - Parameter timedPart: called with `true` just before the timed part (after the
-    ///   warm-up) and `false` just after it, on the calling thread: to measure something
-    ///   over exactly the timed requests.
-    public static func measure(baseURL: String, token: String, frames: [Frame], concurrency: Int, requests: Int,
-                               timedPart: (_ starting: Bool) -> Void = { _ in }) throws(VPSClientError) -> LoadReport {
+    public static func measure(baseURL: String, token: String, frames: [Frame], concurrency: Int,
+                               requests: Int) throws(VPSClientError) -> LoadReport {
         guard !frames.isEmpty, concurrency >= 1, requests >= 1 else {
             throw .invalidRequest("a load run needs frames, concurrency >= 1 and requests >= 1")
         }
@@ -79,7 +76,6 @@ public enum VPSLoadGenerator {
         let next = Atomic<Int>(0)
         let outcomes = Locked<[Outcome]>([])
         let clock = ContinuousClock()
-        timedPart(true)
         let start = clock.now
         ThreadGroup.run(count: concurrency) { w in
             CurrentThread.setName("load-client-\(w)")
@@ -103,7 +99,6 @@ public enum VPSLoadGenerator {
             outcomes.withLock { $0.append(o) }
         }
         let seconds = (clock.now - start).milliseconds / 1000
-        timedPart(false)
         let all = outcomes.withLock { $0 }
         var latencies: [Double] = []
         var errors = 0, localized = 0, cpu = 0.0

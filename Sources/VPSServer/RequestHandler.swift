@@ -91,7 +91,7 @@ final class RequestHandler: Sendable {
         }
         if endpoint == .localize {
             do {
-                _ = try MultipartFormData.boundary(contentType: state.headers["content-type"] ?? "")
+                state.boundary = try MultipartFormData.boundary(contentType: state.headers["content-type"] ?? "")
             } catch {
                 throw Self.apiError(error)
             }
@@ -267,7 +267,9 @@ final class RequestHandler: Sendable {
     private func prepareLocalization(_ state: RequestState) throws(APIError) -> LocalizationJob {
         let parts: [MultipartFormData.Part]
         do {
-            let boundary = try MultipartFormData.boundary(contentType: state.headers["content-type"] ?? "")
+            let boundary = if let b = state.boundary { b } else {
+                try MultipartFormData.boundary(contentType: state.headers["content-type"] ?? "")
+            }
             parts = try MultipartFormData.parse(state.body, boundary: boundary)
         } catch {
             throw Self.apiError(error)
@@ -285,7 +287,7 @@ final class RequestHandler: Sendable {
         }
         let request: LocalizeRequest
         do {
-            request = try JSONDecoder().decode(LocalizeRequest.self, from: Data(requestPart.body))
+            request = try Self.requestDecoder.decode(LocalizeRequest.self, from: Data(requestPart.body))
         } catch {
             throw .badRequest("malformed_json", "the request part is not a valid localize request: \(Self.describe(error))")
         }
@@ -318,6 +320,10 @@ final class RequestHandler: Sendable {
     }
 
     // MARK: Helpers
+
+    /// One decoder for every request (it keeps no per-call state): no decoder is set up on
+    /// the connection thread per request.
+    private static let requestDecoder = JSONDecoder()
 
     private func onePart(named name: String, in parts: [MultipartFormData.Part]) throws(APIError) -> MultipartFormData.Part {
         let found = parts.filter { $0.name == name }

@@ -15,6 +15,8 @@ final class RequestState: @unchecked Sendable {
     /// The body received so far (only kept for endpoints that take one).
     var body: [UInt8] = []
     var bodyBytesSeen = 0
+    /// The multipart boundary of a localization, read from the headers when they arrive.
+    var boundary: String?
     /// `Content-Length`, once checked to be a byte count within `bodyLimit`.
     var declaredLength: Int?
     let bodyLimit: Int

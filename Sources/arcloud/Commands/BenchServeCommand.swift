@@ -15,23 +15,26 @@ struct BenchServeCommand: Command {
         Starts the HTTP service on a free loopback port in this process and compares it with
         the same engine called in-process (the same decode, the same localizer settings, the
         same frames: the dataset's first --frames, cycled). The measurements are taken in
-        --rounds rounds, each of --requests requests per measurement, so load from other
-        processes hits the baseline and the HTTP runs alike; every ratio is computed within
-        a round, and the figures are medians over the rounds. Each round:
+        --rounds rounds, each of --requests timed requests per concurrency; every ratio is
+        computed within a round, and the figures are medians over the rounds. Each round:
         1. concurrency 1, paired: each frame localized in-process and over HTTP back to back
            (alternating which goes first). Gives the single-thread in-process rate, the HTTP
            rate at concurrency 1 and the median per-frame HTTP overhead;
-        2. for each other concurrency: HTTP with that many connections, closed loop, then
-           the single-thread in-process rate again;
+        2. for each other concurrency c: HTTP with c connections, closed loop, in slices of
+           10 x min(c, cores) timed requests (about 0.2 s), each next to a single-thread
+           in-process slice of about the same length, alternating which goes first. A
+           slice's timed window starts at its c-th answer and ends at the answer that
+           completes its count, so neither the threads waking nor the queue draining is in it;
         3. the in-process rate on `cores` threads at once (how much of the machine there was).
         For each concurrency c it prints requests/s and the scaling: requests/s over
-        (min(c, cores) x the single-thread rate measured just before and just after that
-        run, their mean), so a machine whose speed drifts over seconds (other work, a
-        virtual machine's host) moves both sides of each ratio alike. The target (issue 16)
-        is a scaling of at least 0.9 at every concurrency >= cores in every run, judged on
-        the run's figure: the median over its rounds. Whether it also held in every round
-        is printed too, with the worst round next to each median. The share of CPU time the hypervisor
-        took from this machine during the run (steal, /proc/stat) is printed with the load.
+        (min(c, cores) x the single-thread rate of the in-process slices interleaved with
+        it), so a machine whose speed drifts (other work, a virtual machine's host: about
+        10 % within a second here) moves both sides of each ratio alike. The target (issue
+        16) is a scaling of at least 0.9 at every concurrency >= cores in every run, judged
+        on the run's figure: the median over its rounds. Whether it also held in every round
+        is printed too, with the worst round next to each median. The share of CPU time the
+        hypervisor took from this machine (steal, /proc/stat) is printed for the whole run,
+        the in-process slices and each concurrency's HTTP slices.
 
         The client is cheap on purpose: each connection sends requests built before the
         run over a kept-alive socket and only looks for the status in the answer. Its CPU is
@@ -43,7 +46,7 @@ struct BenchServeCommand: Command {
           --map <id>             Map to localize against (required)
           --dataset <dir>        Recorded session whose frames are sent (required)
           --frames <n>           Frames used, from the start of the session (default 20)
-          --requests <n>         Requests per measurement and round (default 100)
+          --requests <n>         Timed requests per concurrency and round (default 100)
           --rounds <n>           Rounds (default 7)
           --concurrency <list>   Comma-separated HTTP concurrencies (default 1,2,4,16)
           --threads <n>          Server connection threads (default: the cores, at least 2)

@@ -33,7 +33,11 @@ struct ServeBenchmark: Sendable {
     /// One HTTP measurement.
     struct HTTPRun: Codable, Sendable {
         var concurrency: Int
+        /// Requests answered, timed or not (at concurrency > 1 the slices' starts and ends
+        /// are outside the timed windows).
         var requests: Int
+        /// Requests in the timed windows: what `requestsPerSecond` counts.
+        var timedRequests: Int
         var requestsPerSecond: Double
         var p50Ms: Double
         var p99Ms: Double
@@ -42,22 +46,24 @@ struct ServeBenchmark: Sendable {
         var firstError: String?
         var cpu: CPUPerRequest
         /// The single-thread in-process rate this run is judged against: at concurrency 1 the
-        /// paired in-process rate, above it the mean of the measurements just before and just
-        /// after this run.
+        /// paired in-process rate, above it the rate of the in-process slices interleaved
+        /// with this run's slices.
         var baseline: Double
         /// requestsPerSecond / (min(concurrency, cores) x baseline).
         var scaling: Double
-        /// Percent of the machine's CPU time its hypervisor took during this run (nil where
-        /// /proc/stat is unreadable): time no software inside the machine can use.
+        /// Percent of the machine's CPU time its hypervisor took during this run's HTTP
+        /// slices (median; nil where /proc/stat is unreadable): time no software inside the
+        /// machine can use.
         var stolenPercent: Double?
     }
 
     struct Round: Codable, Sendable {
-        /// Single-thread in-process requests/s paired with HTTP (step 1), then after each HTTP
-        /// run at concurrency > 1 (step 2), in that order.
+        /// Single-thread in-process requests/s paired with HTTP (step 1), then of the
+        /// in-process slices interleaved with each HTTP run at concurrency > 1 (step 2), in
+        /// that order.
         var singleThreadPaired: Double
-        var singleThreadAfterEachRun: [Double]
-        /// Percent of CPU time stolen during the single-thread in-process runs (median).
+        var singleThreadInterleaved: [Double]
+        /// Percent of CPU time stolen during the in-process slices (median).
         var singleThreadStolenPercent: Double?
         /// The mean of all of them: the round's single-thread rate.
         var singleThread: Double
@@ -81,37 +87,32 @@ struct ServeBenchmark: Sendable {
         if let failure = c.localize(frame: 0).failure { throw CommandFailure("warm-up request failed: \(failure)") }
     }
 
-    /// Every HTTP run is judged against single-thread in-process runs taken just before and
-    /// just after it: on a machine shared with other work (or a virtual machine whose host
-    /// takes time from it) the speed drifts over seconds, and a baseline taken far from the
-    /// run it judges adds that drift to the ratio.
+    /// Every HTTP run is judged against single-thread in-process runs interleaved with it
+    /// a fraction of a second apart: on a machine shared with other work (or a virtual
+    /// machine whose host takes time from it) the speed drifts over about a second, and a
+    /// baseline taken further from the run it judges adds that drift to the ratio.
     func round() throws -> Round {
         let paired = try pairedAtConcurrency1()
         var runs = levels.contains(1) ? [paired.http] : []
         runs.indices.forEach { runs[$0].baseline = paired.single }
         var singles: [Double] = [], cpuMs: [Double] = [], singleStolen: [Double] = []
-        func single() throws -> Double {
-            let (alone, stolen) = try StolenTime.during { try singleThreadAlone() }
+        for c in levels where c > 1 {
+            let level = try interleaved(concurrency: c)
+            runs.append(level.http)
+            singles.append(level.single.requestsPerSecond); cpuMs.append(level.single.cpuMs)
+            if let stolen = level.singleStolenPercent { singleStolen.append(stolen) }
+        }
+        if singles.isEmpty {
+            let (alone, stolen) = try StolenTime.during { try singleThread(requests) }
             singles.append(alone.requestsPerSecond); cpuMs.append(alone.cpuMs)
             if let stolen { singleStolen.append(stolen) }
-            return alone.requestsPerSecond
         }
-        var before = paired.single
-        for c in levels where c > 1 {
-            var (run, stolen) = try StolenTime.during { try httpRun(concurrency: c) }
-            run.stolenPercent = stolen
-            let after = try single()
-            run.baseline = (before + after) / 2
-            runs.append(run)
-            before = after
-        }
-        if singles.isEmpty { _ = try single() }
         let parallel = cores > 1 ? try inProcessParallel(threads: cores) : nil
         for i in runs.indices {
             runs[i].scaling = runs[i].requestsPerSecond / (Double(min(runs[i].concurrency, cores)) * runs[i].baseline)
         }
         let all = [paired.single] + singles
-        return Round(singleThreadPaired: paired.single, singleThreadAfterEachRun: singles,
+        return Round(singleThreadPaired: paired.single, singleThreadInterleaved: levels.contains { $0 > 1 } ? singles : [],
                      singleThreadStolenPercent: Statistics.median(singleStolen),
                      singleThread: all.reduce(0, +) / Double(all.count),
                      inProcessCPUMs: Statistics.median(cpuMs) ?? 0, parallel: parallel?.requestsPerSecond,
@@ -153,36 +154,66 @@ struct ServeBenchmark: Sendable {
                 }
             }
         }
-        let cpu = cpuPerRequest(ThreadCPUSnapshot.now().since(before, group: Self.group), clientSeconds: clientCPU)
+        let cpu = cpuPerRequest(ThreadCPUSnapshot.now().since(before, group: Self.group), clientSeconds: clientCPU,
+                                requests: requests)
         let differences = zip(remote, local).map { $0 - $1 }
         let sorted = remote.sorted()
-        let run = HTTPRun(concurrency: 1, requests: requests, requestsPerSecond: Double(requests) / (remote.reduce(0, +) / 1000),
+        let run = HTTPRun(concurrency: 1, requests: requests, timedRequests: requests, requestsPerSecond: Double(requests) / (remote.reduce(0, +) / 1000),
                           p50Ms: Statistics.percentile(sorted: sorted, 50) ?? 0, p99Ms: Statistics.percentile(sorted: sorted, 99) ?? 0,
                           localized: localized, errors: errors, firstError: firstError, cpu: cpu, baseline: 0, scaling: 0)
         return (Double(requests) / (local.reduce(0, +) / 1000), run, Statistics.median(local) ?? 0,
                 Statistics.median(differences) ?? 0)
     }
 
-    /// Step 2: `concurrency` connections, closed loop (followed by `singleThreadAlone`).
-    private func httpRun(concurrency: Int) throws -> HTTPRun {
-        var before = ThreadCPUSnapshot.now(), after = before
-        let report = try VPSLoadGenerator.measure(baseURL: server.baseURL, token: token, frames: frames,
-                                                  concurrency: concurrency, requests: requests) { starting in
-            if starting { before = ThreadCPUSnapshot.now() } else { after = ThreadCPUSnapshot.now() }
+    /// Step 2: `concurrency` connections, closed loop, in slices of 10 x min(concurrency,
+    /// cores) timed requests (about 0.2 s), each next to an in-process single-thread slice
+    /// of the same expected length, alternating which goes first. `requests` timed
+    /// requests in all.
+    private func interleaved(concurrency: Int) throws -> (http: HTTPRun, single: (requestsPerSecond: Double, cpuMs: Double),
+                                                          singleStolenPercent: Double?) {
+        let load = try ClosedLoopSlices(baseURL: server.baseURL, token: token, frames: frames, concurrency: concurrency)
+        let parallelism = min(concurrency, cores)
+        var singleRequests = 0, singleSeconds = 0.0, singleCPU = 0.0
+        var httpStolen: [Double] = [], singleStolen: [Double] = []
+        let before = ThreadCPUSnapshot.now()
+        var slice = 0
+        while load.timedRequests < requests {
+            let timed = min(10 * parallelism, requests - load.timedRequests)
+            let local = max(1, timed / parallelism)
+            for part in (slice % 2 == 0 ? [0, 1] : [1, 0]) {
+                if part == 0 {
+                    let (_, stolen) = StolenTime.during { load.slice(timed: timed) }
+                    if let stolen { httpStolen.append(stolen) }
+                } else {
+                    let (alone, stolen) = try StolenTime.during { try singleThread(local, from: singleRequests) }
+                    singleRequests += local; singleSeconds += Double(local) / alone.requestsPerSecond
+                    singleCPU += alone.cpuMs * Double(local)
+                    if let stolen { singleStolen.append(stolen) }
+                }
+            }
+            slice += 1
         }
-        let cpu = cpuPerRequest(after.since(before, group: Self.group), clientSeconds: report.clientCPUSeconds)
-        return HTTPRun(concurrency: concurrency, requests: report.requests, requestsPerSecond: report.requestsPerSecond,
-                       p50Ms: report.p50Ms, p99Ms: report.p99Ms, localized: report.localized, errors: report.errors,
-                       firstError: report.firstError, cpu: cpu, baseline: 0, scaling: 0)
+        let t = load.totals
+        let cpu = cpuPerRequest(ThreadCPUSnapshot.now().since(before, group: Self.group),
+                                clientSeconds: t.clientCPUSeconds, requests: t.requests)
+        let sorted = t.latencies.sorted()
+        let run = HTTPRun(concurrency: concurrency, requests: t.requests, timedRequests: load.timedRequests,
+                          requestsPerSecond: Double(load.timedRequests) / max(load.timedSeconds, 1e-9),
+                          p50Ms: Statistics.percentile(sorted: sorted, 50) ?? 0, p99Ms: Statistics.percentile(sorted: sorted, 99) ?? 0,
+                          localized: t.localized, errors: t.errors, firstError: t.firstError, cpu: cpu,
+                          baseline: Double(singleRequests) / singleSeconds, scaling: 0,
+                          stolenPercent: Statistics.median(httpStolen))
+        return (run, (run.baseline, singleCPU / Double(singleRequests)), Statistics.median(singleStolen))
     }
 
-    /// One thread, in-process only; with that thread's CPU per request.
-    private func singleThreadAlone() throws -> (requestsPerSecond: Double, cpuMs: Double) {
+    /// `count` localizations on this thread, in-process only, from frame `first` on; with
+    /// this thread's CPU per request.
+    private func singleThread(_ count: Int, from first: Int = 0) throws -> (requestsPerSecond: Double, cpuMs: Double) {
         let clock = ContinuousClock()
         let cpu0 = CurrentThread.cpuSeconds(), t0 = clock.now
-        for i in 0..<requests { _ = try localizeInProcess(i) }
+        for i in first..<(first + count) { _ = try localizeInProcess(i) }
         let seconds = (clock.now - t0).secondsValue
-        return (Double(requests) / seconds, (CurrentThread.cpuSeconds() - cpu0) * 1000 / Double(requests))
+        return (Double(count) / seconds, (CurrentThread.cpuSeconds() - cpu0) * 1000 / Double(count))
     }
 
     /// Step 3: the same frames on `threads` threads at once; with their CPU per request.
@@ -216,7 +247,7 @@ struct ServeBenchmark: Sendable {
         return "other"
     }
 
-    private func cpuPerRequest(_ seconds: [String: Double], clientSeconds: Double) -> CPUPerRequest {
+    private func cpuPerRequest(_ seconds: [String: Double], clientSeconds: Double, requests: Int) -> CPUPerRequest {
         let n = Double(requests) / 1000
         return CPUPerRequest(workersMs: (seconds["workers"] ?? 0) / n, connectionThreadsMs: (seconds["connection"] ?? 0) / n,
                              clientMs: clientSeconds / n, otherMs: (seconds["other"] ?? 0) / n)

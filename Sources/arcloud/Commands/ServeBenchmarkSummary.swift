@@ -91,7 +91,7 @@ extension ServeBenchmark {
                              + (l.stolenPercent.map { String(format: "  %8.1f", $0) } ?? "         -")
                              + (l.firstError.map { " (first: \($0))" } ?? ""))
             }
-            lines.append("scaling = req/s over (min(concurrency, \(cores)) x the 1-thread in-process rate measured around that run); medians over rounds")
+            lines.append("scaling = req/s over (min(concurrency, \(cores)) x the 1-thread in-process rate of the slices interleaved with that run); medians over rounds")
             if let top = levels.last?.combined, top.cpu.totalMs > 0, let same = top.concurrency > 1 ? parallelCPUMs : inProcessCPUMs {
                 // The same work at the same parallelism: what HTTP adds to each request's CPU.
                 lines.append(String(format: "CPU per request at concurrency %d: %.2f ms over HTTP (all threads) vs %.2f ms in-process on %d thread(s) at once: HTTP adds %+.2f ms (%+.1f %%)",
@@ -118,6 +118,7 @@ extension ServeBenchmark.HTTPRun {
     init(combining runs: [Self], concurrency: Int) {
         func median(_ figure: (Self) -> Double) -> Double { Statistics.median(runs.map(figure)) ?? 0 }
         self.init(concurrency: concurrency, requests: runs.reduce(0) { $0 + $1.requests },
+                  timedRequests: runs.reduce(0) { $0 + $1.timedRequests },
                   requestsPerSecond: median(\.requestsPerSecond), p50Ms: median(\.p50Ms), p99Ms: median(\.p99Ms),
                   localized: runs.reduce(0) { $0 + $1.localized }, errors: runs.reduce(0) { $0 + $1.errors },
                   firstError: runs.compactMap(\.firstError).first,
