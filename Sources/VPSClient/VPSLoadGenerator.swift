@@ -69,49 +69,37 @@ public enum VPSLoadGenerator {
             return c
         }
 
-        struct Outcome: Sendable {
-            var latencies: [Double] = []; var errors = 0; var localized = 0; var firstError: String?
-            var cpuSeconds = 0.0
-        }
         let next = Atomic<Int>(0)
-        let outcomes = Locked<[Outcome]>([])
+        let tallies = Locked<[LoadTally]>([])
         let clock = ContinuousClock()
         let start = clock.now
         ThreadGroup.run(count: concurrency) { w in
             CurrentThread.setName("load-client-\(w)")
             let c = connections[w]
-            var o = Outcome()
-            o.latencies.reserveCapacity(requests / concurrency + 1)
+            var tally = LoadTally()
             let cpu0 = CurrentThread.cpuSeconds()
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard i < requests else { break }
                 let t0 = clock.now
                 let r = c.localize(frame: i % frames.count)
-                o.latencies.append((clock.now - t0).milliseconds)
-                if r.localized { o.localized += 1 }
-                if let failure = r.failure {
-                    o.errors += 1
-                    if o.firstError == nil { o.firstError = failure }
-                }
+                tally.record(r, latencyMs: (clock.now - t0).milliseconds)
             }
-            o.cpuSeconds = CurrentThread.cpuSeconds() - cpu0
-            outcomes.withLock { $0.append(o) }
+            tally.clientCPUSeconds = CurrentThread.cpuSeconds() - cpu0
+            tallies.withLock { $0.append(tally) }
         }
         let seconds = (clock.now - start).milliseconds / 1000
-        let all = outcomes.withLock { $0 }
-        var latencies: [Double] = []
-        var errors = 0, localized = 0, cpu = 0.0
-        for o in all { latencies += o.latencies; errors += o.errors; localized += o.localized; cpu += o.cpuSeconds }
-        latencies.sort()
+        var all = LoadTally()
+        for t in tallies.withLock({ $0 }) { all.merge(t) }
+        let latencies = all.latenciesMs.sorted()
         let total = latencies.reduce(0, +)
         return LoadReport(
-            concurrency: concurrency, requests: latencies.count, errors: errors, seconds: seconds,
+            concurrency: concurrency, requests: latencies.count, errors: all.errors, seconds: seconds,
             requestsPerSecond: Double(latencies.count) / max(seconds, 1e-9),
             p50Ms: Statistics.percentile(sorted: latencies, 50) ?? 0,
             p99Ms: Statistics.percentile(sorted: latencies, 99) ?? 0,
             meanMs: total / Double(max(1, latencies.count)),
-            localized: localized, firstError: all.compactMap { $0.firstError }.first, clientCPUSeconds: cpu)
+            localized: all.localized, firstError: all.firstError, clientCPUSeconds: all.clientCPUSeconds)
     }
 }
 

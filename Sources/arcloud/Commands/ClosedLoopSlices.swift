@@ -16,24 +16,13 @@ import VPSClient
 /// start of a slice (threads waking) nor its end (the queue draining, cores idling) is in
 /// the window.
 final class ClosedLoopSlices: @unchecked Sendable {   // used from one thread; each slice's client threads join before it returns
-    /// Everything answered over the slices so far (timed or not).
-    struct Totals: Sendable {
-        var requests = 0
-        var localized = 0
-        var errors = 0
-        var firstError: String?
-        /// Milliseconds per request, every request.
-        var latencies: [Double] = []
-        /// CPU seconds of the client threads.
-        var clientCPUSeconds = 0.0
-    }
-
     let concurrency: Int
     private let connections: [VPSLoadConnection]
     private let frameCount: Int
     /// The next frame to send, shared by the connections and kept across slices.
     private let nextFrame = Atomic<Int>(0)
-    private(set) var totals = Totals()
+    /// Everything answered over the slices so far (timed or not).
+    private(set) var totals = LoadTally()
     /// Timed requests and seconds of all windows so far.
     private(set) var timedRequests = 0
     private(set) var timedSeconds = 0.0
@@ -57,12 +46,12 @@ final class ClosedLoopSlices: @unchecked Sendable {   // used from one thread; e
         let start = concurrency, end = concurrency + max(1, timed)
         let answered = Atomic<Int>(0)
         let window = Locked<(start: ContinuousClock.Instant?, end: ContinuousClock.Instant?)>((nil, nil))
-        let parts = Locked<[Totals]>([])
+        let parts = Locked<[LoadTally]>([])
         let clock = ContinuousClock()
         ThreadGroup.run(count: concurrency) { [self] w in
             CurrentThread.setName("load-client-\(w)")
             let c = connections[w]
-            var t = Totals()
+            var tally = LoadTally()
             let cpu0 = CurrentThread.cpuSeconds()
             while answered.load(ordering: .relaxed) < end {
                 let frame = nextFrame.wrappingAdd(1, ordering: .relaxed).oldValue % frameCount
@@ -72,19 +61,12 @@ final class ClosedLoopSlices: @unchecked Sendable {   // used from one thread; e
                 let n = answered.wrappingAdd(1, ordering: .relaxed).newValue
                 if n == start { window.withLock { $0.start = now } }
                 if n == end { window.withLock { $0.end = now } }
-                t.requests += 1
-                t.latencies.append((now - t0).secondsValue * 1000)
-                if r.localized { t.localized += 1 }
-                if let f = r.failure { t.errors += 1; t.firstError = t.firstError ?? f }
+                tally.record(r, latencyMs: (now - t0).secondsValue * 1000)
             }
-            t.clientCPUSeconds = CurrentThread.cpuSeconds() - cpu0
-            parts.withLock { $0.append(t) }
+            tally.clientCPUSeconds = CurrentThread.cpuSeconds() - cpu0
+            parts.withLock { $0.append(tally) }
         }
-        for p in parts.withLock({ $0 }) {
-            totals.requests += p.requests; totals.localized += p.localized; totals.errors += p.errors
-            totals.firstError = totals.firstError ?? p.firstError
-            totals.latencies += p.latencies; totals.clientCPUSeconds += p.clientCPUSeconds
-        }
+        for p in parts.withLock({ $0 }) { totals.merge(p) }
         let (s, e) = window.withLock { $0 }
         let seconds = s.flatMap { s in e.map { ($0 - s).secondsValue } } ?? 0
         timedRequests += end - start

@@ -196,7 +196,7 @@ struct ServeBenchmark: Sendable {
         let t = load.totals
         let cpu = cpuPerRequest(ThreadCPUSnapshot.now().since(before, group: Self.group),
                                 clientSeconds: t.clientCPUSeconds, requests: t.requests)
-        let sorted = t.latencies.sorted()
+        let sorted = t.latenciesMs.sorted()
         let run = HTTPRun(concurrency: concurrency, requests: t.requests, timedRequests: load.timedRequests,
                           requestsPerSecond: Double(load.timedRequests) / max(load.timedSeconds, 1e-9),
                           p50Ms: Statistics.percentile(sorted: sorted, 50) ?? 0, p99Ms: Statistics.percentile(sorted: sorted, 99) ?? 0,
