@@ -5,15 +5,13 @@ import Locking
 import Vision
 import VPS
 
-/// Real handheld photos (`../shared/real/monstree`, beside the package as CI has it):
-/// arcloud's map builder and localizer, scored as `../shared/real/README.md` scores them.
+/// Real handheld photos (`RealPhotoData.monstree`): arcloud's map builder and localizer,
+/// scored as `shared/real/README.md` scores them.
 @Suite(.serialized) struct RealPhotoTests {
     static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
-    static let real = package.appendingPathComponent("../shared/real").standardized
-
     static func split(_ name: String) throws -> RealPhotoSplit {
-        let dir = real.appendingPathComponent("monstree/\(name)", isDirectory: true)
+        let dir = RealPhotoData.monstree.appendingPathComponent(name, isDirectory: true)
         return try RealPhotoSplit.load(from: dir)
     }
 

@@ -3,14 +3,11 @@ import Geometry
 import Testing
 import VPS
 
-/// The map builder on real photos: `../shared/real/monstree` (iPhone photos of a tree
-/// sculpture, COLMAP poses in arbitrary units; see its README). CI has `../shared/`
-/// beside the clone.
+/// The map builder on real photos: `RealPhotoData.monstree` (iPhone photos of a tree
+/// sculpture, COLMAP poses in arbitrary units; see its README).
 @Suite("Map builder on real photos", .serialized)
 struct RealPhotoMapTests {
-    static let monstree = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/real/monstree")
+    static let monstree = RealPhotoData.monstree
 
     func frames(_ split: String) throws -> [MapBuildFrame] {
         let model = try COLMAPModel.load(from: Self.monstree.appendingPathComponent("\(split)/map"))
