@@ -10,8 +10,10 @@ command=${1:?usage: postgres-scratch.sh start|stop <dir>}
 dir=${2:?usage: postgres-scratch.sh start|stop <dir>}
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -x "$bin/initdb" ] || { echo "postgres-scratch: no PostgreSQL server binaries (scripts/setup.sh installs postgresql)" >&2; exit 1; }
+# From /: `postgres` may not enter the caller's folder (a `mktemp -d` clone is mode 700),
+# and would say so on every call. Every path passed is absolute.
 as_owner() {
-  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+  if [ "$(id -u)" -eq 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
 }
 owner=$([ "$(id -u)" -eq 0 ] && echo postgres || id -un)
 case "$command" in
@@ -28,6 +30,7 @@ case "$command" in
     echo "postgresql://$owner@/postgres?host=$dir"
     ;;
   stop)
+    [ -d "$dir" ] && dir=$(cd "$dir" && pwd)
     [ -d "$dir/data" ] && as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w -t 30 stop >/dev/null || true
     ;;
   *) echo "usage: postgres-scratch.sh start|stop <dir>" >&2; exit 2 ;;
