@@ -8,9 +8,7 @@ enum RealPhotoData {
         if let dir = ProcessInfo.processInfo.environment["ARCLOUD_REAL_PHOTOS"], !dir.isEmpty {
             return URL(fileURLWithPath: dir, isDirectory: true).standardized
         }
-        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        return package.appendingPathComponent("../shared/real", isDirectory: true).standardized
+        return PackageDirectory.root.appendingPathComponent("../shared/real", isDirectory: true).standardized
     }()
 
     /// iPhone photos of a tree sculpture with COLMAP models in arbitrary units.

@@ -8,8 +8,6 @@ import VPS
 /// Real handheld photos (`RealPhotoData.monstree`): arcloud's map builder and localizer,
 /// scored as `shared/real/README.md` scores them.
 @Suite(.serialized) struct RealPhotoTests {
-    static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
     static func split(_ name: String) throws -> RealPhotoSplit {
         let dir = RealPhotoData.monstree.appendingPathComponent(name, isDirectory: true)
         return try RealPhotoSplit.load(from: dir)
@@ -53,7 +51,7 @@ import VPS
     func framesOfAnotherSceneAreRejectedOnAMapOfRealPhotos(split name: String) throws {
         let localizer = try Localizer(map: try Self.map(name))
         for session in ["other-scene-query", "gallery-query-walk", "gallery-query-hard"] {
-            let dir = Self.package.appendingPathComponent("Datasets/\(session)")
+            let dir = PackageDirectory.root.appendingPathComponent("Datasets/\(session)")
             let s = try RecordedSession.load(from: dir)
             var placed: [String] = []
             for frame in s.frames {

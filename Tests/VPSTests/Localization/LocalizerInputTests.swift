@@ -5,7 +5,7 @@ import VPS
 
 /// Bad input to the localizer: a clear typed error, never a crash.
 @Suite struct LocalizerInputTests {
-    static let root = ShippedLocalizationTests.root
+    static let root = PackageDirectory.root
     var camera: CameraIntrinsics {
         get throws { try RecordedSession.load(from: Self.root.appendingPathComponent("Datasets/gallery-query-walk")).camera }
     }

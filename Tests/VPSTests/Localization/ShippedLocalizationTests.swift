@@ -5,13 +5,11 @@ import VPS
 
 /// The localizer on the shipped map and query sessions (issue 5's acceptance figures).
 @Suite(.serialized) struct ShippedLocalizationTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    static let map: VPSMap? = try? VPSMap.load(from: root.appendingPathComponent("Maps/gallery.vpsmap").path)
+    static let map: VPSMap? = try? VPSMap.load(from: PackageDirectory.root.appendingPathComponent("Maps/gallery.vpsmap").path)
 
     func run(_ session: String, mode: LocalizationMode, useGravity: Bool = true) throws -> (RecordedSession, [FrameOutcome]) {
         let map = try #require(Self.map, "Maps/gallery.vpsmap must load")
-        let dir = Self.root.appendingPathComponent("Datasets/\(session)")
+        let dir = PackageDirectory.root.appendingPathComponent("Datasets/\(session)")
         let s = try RecordedSession.load(from: dir)
         let batch = BatchLocalizer(localizer: try Localizer(map: map), mode: mode, useGravity: useGravity)
         return (s, try batch.run(s, in: dir).outcomes)
@@ -56,7 +54,7 @@ import VPS
     @Test(arguments: [10.0, 90.0, 180.0])
     func gravityThatContradictsTheImageIsRejected(degreesOff: Double) throws {
         let map = try #require(Self.map)
-        let dir = Self.root.appendingPathComponent("Datasets/gallery-query-walk")
+        let dir = PackageDirectory.root.appendingPathComponent("Datasets/gallery-query-walk")
         let s = try RecordedSession.load(from: dir)
         let localizer = try Localizer(map: map)
         let tilt = Quaternion(axis: normalize(SIMD3(1, 0, 0.5)), angle: degreesOff * .pi / 180).matrix

@@ -184,7 +184,7 @@ import Vision
     /// A real frame of the shipped walk, localized against the shipped map: its inliers
     /// come with their keypoints, and the report embeds the image with them drawn.
     @Test func worstFramesEmbedTheImageWithTheInliersDrawn() throws {
-        let root = ShippedLocalizationTests.root
+        let root = PackageDirectory.root
         let map = try #require(ShippedLocalizationTests.map, "Maps/gallery.vpsmap must load")
         let dir = root.appendingPathComponent("Datasets/gallery-query-walk")
         let session = try RecordedSession.load(from: dir)

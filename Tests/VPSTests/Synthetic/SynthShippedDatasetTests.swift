@@ -6,9 +6,7 @@ import VPS
 /// The sessions shipped in Datasets/: valid, reproducible by the generator byte for byte,
 /// and with AR content placed where the cameras see it.
 @Suite struct SynthShippedDatasetTests {
-    static let datasets = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Datasets", isDirectory: true)
+    static let datasets = PackageDirectory.root.appendingPathComponent("Datasets", isDirectory: true)
     static let names = ["gallery-mapping", "gallery-query-walk", "gallery-query-hard", "other-scene-query"]
 
     @Test(arguments: names) func shippedSessionIsValid(_ name: String) throws {
