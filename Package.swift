@@ -56,7 +56,7 @@ let package = Package(
         // HTTP client for the VPS service (libcurl).
         .target(name: "VPSClient", dependencies: ["VPS", "Locking", "CCurl"]),
         // HTTP service (libmicrohttpd), tokens, routes, metrics.
-        .target(name: "VPSServer", dependencies: ["VPS", "Locking", "CMicroHTTPD", "CSQLite", "CLibPQ", "CCrypto"]),
+        .target(name: "VPSServer", dependencies: ["VPS", "Vision", "Locking", "CMicroHTTPD", "CSQLite", "CLibPQ", "CCrypto"]),
         // The GraffityARCloud SDK port.
         .target(name: "GraffityARCloud", dependencies: ["VPS", "VPSClient", "Geometry", "Locking"]),
         .executableTarget(
@@ -66,7 +66,7 @@ let package = Package(
 
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
-        .testTarget(name: "VisionTests", dependencies: ["Vision"]),
+        .testTarget(name: "VisionTests", dependencies: ["Vision", "Locking"]),
         .testTarget(name: "VPSTests", dependencies: ["VPS", "Locking"]),
         .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSClient", "Locking"]),
         .testTarget(name: "GraffityARCloudTests",

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Vision
 import VPS
 
 /// The service's behaviour, independent of libmicrohttpd: decides early (from headers)
@@ -26,13 +27,20 @@ final class RequestHandler: Sendable {
     let connections: ConnectionDeadlines
     private let startedAt = ContinuousClock.now
 
+    /// None when configured so, or when its threads cannot start: the service then only
+    /// answers a little later at low load.
+    private static func idleCoreHelpers(_ configuration: VPSServerConfiguration) -> IdleCoreHelpers? {
+        guard configuration.idleCoreHelpers > 0 else { return nil }
+        return try? IdleCoreHelpers(threads: configuration.idleCoreHelpers, cores: configuration.localizationWorkers)
+    }
+
     init(engine: any LocalizationEngine, tokens: any BearerTokenVerifier, configuration: VPSServerConfiguration,
          accessLog: AccessLog?, version: String) {
         self.engine = engine; self.tokens = tokens; self.configuration = configuration
         self.accessLog = accessLog; self.version = version
         metrics = ServiceMetrics(version: version)
         workers = WorkerPool(threads: configuration.localizationWorkers, queueCapacity: configuration.localizationQueue,
-                             name: "arcloud-localize")
+                             name: "arcloud-localize", helpers: Self.idleCoreHelpers(configuration))
         connections = ConnectionDeadlines(headTimeout: .milliseconds(Int(configuration.headTimeoutSeconds * 1000)),
                                           minBodyBytesPerSecond: configuration.minBodyBytesPerSecond)
     }

@@ -12,6 +12,10 @@ public struct VPSServerConfiguration: Sendable {
     public var threads: Int
     /// Threads that run localizations: one per core by default.
     public var localizationWorkers: Int
+    /// Idle-core helper threads (`IdleCoreHelpers`) that take parts of the localizations in
+    /// progress while fewer run than there are workers (at low load, or while a worker
+    /// waits for its connection's next request); 0 for none. Answers are the same.
+    public var idleCoreHelpers: Int
     /// Localizations that may wait for a worker; beyond this a request gets 503 with
     /// `Retry-After` at once.
     public var localizationQueue: Int
@@ -45,6 +49,7 @@ public struct VPSServerConfiguration: Sendable {
     public init(host: String = "127.0.0.1", port: UInt16 = 0,
                 threads: Int = VPSServerConfiguration.defaultThreads,
                 localizationWorkers: Int = VPSServerConfiguration.defaultWorkers,
+                idleCoreHelpers: Int = VPSServerConfiguration.defaultIdleCoreHelpers,
                 localizationQueue: Int = 64, localizationBudgetSeconds: Double = 10,
                 maxImagePixels: Int = VPSServerConfiguration.defaultMaxImagePixels,
                 maxConnections: Int = 256, maxConnectionsPerClient: Int = 32,
@@ -53,6 +58,7 @@ public struct VPSServerConfiguration: Sendable {
                 shutdownGracePeriodSeconds: Double = 10) {
         self.host = host; self.port = port; self.threads = threads
         self.localizationWorkers = localizationWorkers; self.localizationQueue = localizationQueue
+        self.idleCoreHelpers = idleCoreHelpers
         self.localizationBudgetSeconds = localizationBudgetSeconds; self.maxImagePixels = maxImagePixels
         self.maxConnections = maxConnections; self.maxConnectionsPerClient = maxConnectionsPerClient
         self.connectionTimeoutSeconds = connectionTimeoutSeconds; self.headTimeoutSeconds = headTimeoutSeconds
@@ -64,6 +70,12 @@ public struct VPSServerConfiguration: Sendable {
     /// they stay free for cheap requests (health, maps) whatever the load.
     public static var defaultThreads: Int {
         max(2, ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    /// One per core beyond the first: a localization has at most that many other cores to
+    /// borrow.
+    public static var defaultIdleCoreHelpers: Int {
+        max(0, ProcessInfo.processInfo.activeProcessorCount - 1)
     }
 
     /// 4032 x 3024, a 12 MP phone photo.

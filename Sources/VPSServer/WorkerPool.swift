@@ -1,4 +1,5 @@
 import Foundation
+import Vision
 import VPS
 
 /// A fixed set of threads taking jobs from a bounded FIFO queue.
@@ -24,14 +25,17 @@ final class WorkerPool: @unchecked Sendable {
     private var busy = 0
     private var stopping = false
 
-    /// Starts `threads` worker threads named `<name>-<i>`.
-    init(threads: Int, queueCapacity: Int, name: String) {
+    /// Starts `threads` worker threads named `<name>-<i>`; their jobs may hand parts of
+    /// their work to `helpers`, which the threads keep alive until they exit.
+    init(threads: Int, queueCapacity: Int, name: String, helpers: IdleCoreHelpers? = nil) {
         threadCount = max(1, threads)
         self.queueCapacity = max(0, queueCapacity)
         for i in 0..<threadCount {
             let t = Thread { [self] in
                 CurrentThread.setName("\(name)-\(i)")      // set from inside: the kernel sees it (top -H, perf)
-                runWorker()
+                helpers?.useOnCurrentThread()
+                defer { if helpers != nil { IdleCoreHelpers.stopUsingOnCurrentThread() } }
+                runWorker(helpers)
             }
             t.start()
         }
@@ -67,7 +71,7 @@ final class WorkerPool: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func runWorker() {
+    private func runWorker(_ helpers: IdleCoreHelpers?) {
         while true {
             condition.lock()
             while head == queue.count && !stopping { condition.wait() }
@@ -84,7 +88,7 @@ final class WorkerPool: @unchecked Sendable {
             }
             busy += 1
             condition.unlock()
-            job()
+            if let helpers { helpers.running(job) } else { job() }
             condition.lock()
             busy -= 1
             condition.unlock()

@@ -4,6 +4,7 @@
 #include <opencv2/features2d.hpp>
 #include <opencv2/imgproc.hpp>
 #include "hot_isa.hpp"
+#include "idle_helpers.hpp"
 #if VC_HOT_ISA_SSE41
 #include <smmintrin.h>
 #endif
@@ -78,7 +79,7 @@ OrbExtractor::OrbExtractor(const vc_orb_params &params) : p_(params) {
         pattern_y_.push_back(pattern_[2 * k + 1]);
     }
 
-    level_.resize(L); padded_.resize(L); blurred_.resize(L);
+    level_.resize(L); padded_.resize(L); blurred_.resize(L); lv_.resize(L);
     ax_.resize(L); bx_.resize(L); ay_.resize(L); by_.resize(L);
 }
 
@@ -111,41 +112,44 @@ void OrbExtractor::build_pyramid(const cv::Mat &gray) {
 }
 
 void OrbExtractor::detect_level(int level) {
-    cand_.clear();
+    std::vector<cv::KeyPoint> &fast = lv_[size_t(level)].fast;
+    std::vector<Candidate> &cand = lv_[size_t(level)].cand;
+    std::vector<uint8_t> &cell_strong = lv_[size_t(level)].cell_strong;
+    cand.clear();
     const cv::Mat &lev = level_[level];
     const int w = lev.cols, h = lev.rows;
     if (w < 2 * kHalfPatch || h < 2 * kHalfPatch) return;
     // FAST needs 3 px around each tested pixel: hand it the level plus 3 px of padding, so
     // corners are found over the whole level (ORB-SLAM does the same).
     const cv::Mat &pad = padded_[level];
-    cv::FAST(pad(cv::Rect(kEdge - 3, kEdge - 3, w + 6, h + 6)), fast_, p_.ini_fast_threshold, true,
+    cv::FAST(pad(cv::Rect(kEdge - 3, kEdge - 3, w + 6, h + 6)), fast, p_.ini_fast_threshold, true,
              cv::FastFeatureDetector::TYPE_9_16);
 
     const int cs = p_.cell_size;
     const int ncx = std::max(1, w / cs), ncy = std::max(1, h / cs);
-    cell_strong_.assign(size_t(ncx * ncy), 0);
+    cell_strong.assign(size_t(ncx * ncy), 0);
     auto cell_x0 = [&](int cx) { return cx * w / ncx; };
     auto cell_y0 = [&](int cy) { return cy * h / ncy; };
-    for (const cv::KeyPoint &k : fast_) {
+    for (const cv::KeyPoint &k : fast) {
         const float x = k.pt.x - 3, y = k.pt.y - 3;
         if (x < 0 || y < 0 || x >= w || y >= h) continue;
         const int cx = std::min(ncx - 1, int(x) * ncx / w), cy = std::min(ncy - 1, int(y) * ncy / h);
-        cell_strong_[size_t(cy * ncx + cx)] = 1;
-        cand_.push_back({x, y, k.response, int(cand_.size())});
+        cell_strong[size_t(cy * ncx + cx)] = 1;
+        cand.push_back({x, y, k.response, int(cand.size())});
     }
     // Cells without a corner at the initial threshold retry at the minimum one, so weakly
     // textured regions still get features (ORB-SLAM's per-cell fallback).
     if (p_.min_fast_threshold >= p_.ini_fast_threshold) return;
     for (int cy = 0; cy < ncy; ++cy) {
         for (int cx = 0; cx < ncx; ++cx) {
-            if (cell_strong_[size_t(cy * ncx + cx)]) continue;
+            if (cell_strong[size_t(cy * ncx + cx)]) continue;
             const int x0 = cell_x0(cx), x1 = cell_x0(cx + 1), y0 = cell_y0(cy), y1 = cell_y0(cy + 1);
-            cv::FAST(pad(cv::Rect(kEdge + x0 - 3, kEdge + y0 - 3, x1 - x0 + 6, y1 - y0 + 6)), fast_,
+            cv::FAST(pad(cv::Rect(kEdge + x0 - 3, kEdge + y0 - 3, x1 - x0 + 6, y1 - y0 + 6)), fast,
                      p_.min_fast_threshold, true, cv::FastFeatureDetector::TYPE_9_16);
-            for (const cv::KeyPoint &k : fast_) {
+            for (const cv::KeyPoint &k : fast) {
                 const float x = k.pt.x - 3 + x0, y = k.pt.y - 3 + y0;
                 if (x < x0 || y < y0 || x >= x1 || y >= y1) continue;
-                cand_.push_back({x, y, k.response, int(cand_.size())});
+                cand.push_back({x, y, k.response, int(cand.size())});
             }
         }
     }
@@ -169,8 +173,10 @@ void OrbExtractor::split(const Node &n, std::vector<Node> &out) {
 }
 
 void OrbExtractor::distribute(int level, int target) {
-    selected_.clear();
-    const int n = int(cand_.size());
+    const std::vector<Candidate> &cand = lv_[size_t(level)].cand;
+    std::vector<int> &selected = lv_[size_t(level)].selected;
+    selected.clear();
+    const int n = int(cand.size());
     if (target <= 0 || n == 0) return;
     auto stronger = [](const Candidate &a, const Candidate &b) {
         if (a.response != b.response) return a.response > b.response;
@@ -181,7 +187,7 @@ void OrbExtractor::distribute(int level, int target) {
         // Initial square-ish nodes side by side, then quad-split the most populated nodes
         // until there are as many nodes as features wanted; keep the best corner per node.
         // Candidates are partitioned in place, so a node is a contiguous range.
-        order_.assign(cand_.begin(), cand_.end());
+        order_.assign(cand.begin(), cand.end());
         nodes_.clear();
         const int nini = std::max(1, int(std::lround(w / h)));
         const float hx = w / nini;
@@ -232,17 +238,17 @@ void OrbExtractor::distribute(int level, int target) {
             const Candidate *best = &order_[size_t(nd.begin)];
             for (int k = nd.begin + 1; k < nd.end; ++k)
                 if (stronger(order_[size_t(k)], *best)) best = &order_[size_t(k)];
-            selected_.push_back(best->id);
+            selected.push_back(best->id);
         }
     } else {
-        for (int i = 0; i < n; ++i) selected_.push_back(i);
+        for (int i = 0; i < n; ++i) selected.push_back(i);
     }
-    if (int(selected_.size()) > target) {
-        std::nth_element(selected_.begin(), selected_.begin() + target, selected_.end(),
-                         [&](int a, int b) { return stronger(cand_[size_t(a)], cand_[size_t(b)]); });
-        selected_.resize(size_t(target));
+    if (int(selected.size()) > target) {
+        std::nth_element(selected.begin(), selected.begin() + target, selected.end(),
+                         [&](int a, int b) { return stronger(cand[size_t(a)], cand[size_t(b)]); });
+        selected.resize(size_t(target));
     }
-    std::sort(selected_.begin(), selected_.end());  // stable output order
+    std::sort(selected.begin(), selected.end());  // stable output order
 }
 
 float OrbExtractor::orientation(const cv::Mat &padded, float x, float y) const {
@@ -296,35 +302,56 @@ void OrbExtractor::describe(const cv::Mat &blurred, float x, float y, float angl
     }
 }
 
+void OrbExtractor::describe_level(int l, vc_keypoint *kps, uint8_t *descriptors) const {
+    const Level &lv = lv_[size_t(l)];
+    const float size = float(kPatchSize * nominal_scale_[size_t(l)]);
+    int out = lv.first_output;
+    for (int idx : lv.selected) {
+        const Candidate &cd = lv.cand[size_t(idx)];
+        const float angle = orientation(padded_[size_t(l)], cd.x, cd.y);
+        vc_keypoint &k = kps[out];
+        k.x = float(ax_[size_t(l)] * cd.x + bx_[size_t(l)]);
+        k.y = float(ay_[size_t(l)] * cd.y + by_[size_t(l)]);
+        k.size = size;
+        k.angle = angle;
+        k.response = cd.response;
+        k.octave = l;
+        describe(blurred_[size_t(l)], cd.x, cd.y, angle, descriptors + size_t(out) * VC_DESCRIPTOR_BYTES);
+        ++out;
+    }
+}
+
 int OrbExtractor::extract(const cv::Mat &gray, vc_keypoint *kps, uint8_t *descriptors,
                           int capacity) {
     if (gray.cols < 2 * kHalfPatch + 2 || gray.rows < 2 * kHalfPatch + 2) return 0;
+    const int L = p_.n_levels;
     build_pyramid(gray);
-    int written = 0, carry = 0;
-    for (int l = 0; l < p_.n_levels && written < capacity; ++l) {
-        if (level_[l].empty()) continue;
-        const int target = std::min(quota_[size_t(l)] + carry, capacity - written);
-        detect_level(l);
-        distribute(l, target);
-        carry = quota_[size_t(l)] + carry - int(selected_.size());
-        if (carry < 0) carry = 0;
-        if (selected_.empty()) continue;
-        cv::GaussianBlur(padded_[l], blurred_[l], cv::Size(7, 7), 2, 2, cv::BORDER_REFLECT_101);
-        const float size = float(kPatchSize * nominal_scale_[size_t(l)]);
-        for (int idx : selected_) {
-            const Candidate &cd = cand_[size_t(idx)];
-            const float angle = orientation(padded_[l], cd.x, cd.y);
-            vc_keypoint &k = kps[written];
-            k.x = float(ax_[l] * cd.x + bx_[l]);
-            k.y = float(ay_[l] * cd.y + by_[l]);
-            k.size = size;
-            k.angle = angle;
-            k.response = cd.response;
-            k.octave = l;
-            describe(blurred_[l], cd.x, cd.y, angle, descriptors + size_t(written) * VC_DESCRIPTOR_BYTES);
-            ++written;
+    // Corners and the blurred copy of each level depend only on the pyramid: 2L tasks,
+    // largest first (level 0 is the largest).
+    parallel_for(2 * L, [&](int task) {
+        const int l = task / 2;
+        if (task % 2 == 0) {
+            lv_[size_t(l)].cand.clear();
+            if (!level_[size_t(l)].empty()) detect_level(l);
+        } else if (!level_[size_t(l)].empty()) {
+            cv::GaussianBlur(padded_[size_t(l)], blurred_[size_t(l)], cv::Size(7, 7), 2, 2,
+                             cv::BORDER_REFLECT_101);
         }
+    });
+    // A level short of corners hands the rest of its quota to the next: serial.
+    int written = 0, carry = 0;
+    for (int l = 0; l < L; ++l) {
+        Level &lv = lv_[size_t(l)];
+        lv.selected.clear();
+        lv.first_output = written;
+        if (written >= capacity || level_[size_t(l)].empty()) continue;
+        const int target = std::min(quota_[size_t(l)] + carry, capacity - written);
+        distribute(l, target);
+        carry = quota_[size_t(l)] + carry - int(lv.selected.size());
+        if (carry < 0) carry = 0;
+        written += int(lv.selected.size());
     }
+    parallel_for(L, [&](int l) { describe_level(l, kps, descriptors); });
     level_[0].release();  // it pointed at the caller's pixels
     return written;
 }

@@ -13,6 +13,8 @@ public:
     explicit OrbExtractor(const vc_orb_params &params);
 
     // Extracts into caller buffers; returns the number written. Scratch buffers persist.
+    // Levels are detected, blurred and described in parallel when the calling thread has
+    // idle-core helpers (idle_helpers.hpp); the output is the same either way.
     int extract(const cv::Mat &gray, vc_keypoint *kps, uint8_t *descriptors, int capacity);
 
     static constexpr int kEdge = 19;       // level padding: patch radius + blur margin
@@ -30,9 +32,20 @@ private:
         int begin, end;  // range in order_ (candidates are partitioned in place)
     };
 
+    // What one level needs between the phases of `extract`; levels are worked on in
+    // parallel, so each has its own.
+    struct Level {
+        std::vector<cv::KeyPoint> fast;
+        std::vector<Candidate> cand;
+        std::vector<uint8_t> cell_strong;
+        std::vector<int> selected;  // indices into cand, in output order
+        int first_output = 0;       // where its features start in the output
+    };
+
     void build_pyramid(const cv::Mat &gray);
     void detect_level(int level);
     void distribute(int level, int target);
+    void describe_level(int level, vc_keypoint *kps, uint8_t *descriptors) const;
     float orientation(const cv::Mat &padded, float x, float y) const;
     void describe(const cv::Mat &blurred, float x, float y, float angle_deg, uint8_t *out) const;
     void split(const Node &n, std::vector<Node> &out);
@@ -47,13 +60,10 @@ private:
     // Per-level buffers kept between frames.
     std::vector<cv::Mat> level_, padded_, blurred_;
     std::vector<double> ax_, bx_, ay_, by_;  // level → level-0 pixel: x0 = ax*x + bx
-    // Scratch kept between frames.
-    std::vector<cv::KeyPoint> fast_;
-    std::vector<Candidate> cand_;
-    std::vector<uint8_t> cell_strong_;
+    std::vector<Level> lv_;
+    // Scratch of the (serial) distribution, kept between frames.
     std::vector<Candidate> order_;
     std::vector<Node> nodes_, next_;
-    std::vector<int> selected_;
 };
 
 }  // namespace vc

@@ -10,7 +10,7 @@ struct BenchServeCommand: Command {
     static let help = """
         USAGE: arcloud bench serve --maps <dir> --map <id> --dataset <session-dir>
                                    [--frames 20] [--requests 100] [--rounds 7] [--concurrency 1,2,4,16]
-                                   [--threads N] [--workers N] [--json]
+                                   [--threads N] [--workers N] [--idle-helpers N] [--json]
 
         Starts the HTTP service on a free loopback port in this process and compares it with
         the same engine called in-process (the same decode, the same localizer settings, the
@@ -51,13 +51,16 @@ struct BenchServeCommand: Command {
           --concurrency <list>   Comma-separated HTTP concurrencies (default 1,2,4,16)
           --threads <n>          Server connection threads (default: the cores, at least 2)
           --workers <n>          Server localization workers (default: the cores)
+          --idle-helpers <n>     Server idle-core helpers (default: the cores minus one;
+                                 0 for none). The in-process side never uses them: its
+                                 baseline is one thread
           --json                 One JSON object instead of text
 
         Exit status 1 when any request failed; the scaling target is reported, not enforced
         (a machine shared with other work cannot meet it reliably).
         """
     static let options: Set<String> = ["maps", "map", "dataset", "frames", "requests", "rounds", "concurrency",
-                                       "threads", "workers"]
+                                       "threads", "workers", "idle-helpers"]
     static let switches: Set<String> = ["json"]
 
     static func run(_ args: Arguments) async throws -> Int32 {
@@ -88,6 +91,7 @@ struct BenchServeCommand: Command {
         let server = VPSServer(engine: engine, tokens: store, configuration: VPSServerConfiguration(
             port: 0, threads: try args.int("threads", default: VPSServerConfiguration.defaultThreads, range: 1...256),
             localizationWorkers: try args.int("workers", default: VPSServerConfiguration.defaultWorkers, range: 1...256),
+            idleCoreHelpers: try args.int("idle-helpers", default: VPSServerConfiguration.defaultIdleCoreHelpers, range: 0...256),
             maxConnectionsPerClient: 0))
         do { try server.start() } catch { throw CommandFailure("\(error)") }
         defer { server.stop() }

@@ -9,8 +9,8 @@ struct ServeCommand: Command {
     static let help = """
         USAGE: arcloud serve --maps <dir> --db <tokens-file|postgresql://…>
                              [--host 127.0.0.1] [--port 8080]
-                             [--threads N] [--workers N] [--queue 64] [--budget 10]
-                             [--max-megapixels 12.2] [--max-connections 256]
+                             [--threads N] [--workers N] [--idle-helpers N] [--queue 64]
+                             [--budget 10] [--max-megapixels 12.2] [--max-connections 256]
                              [--max-connections-per-client 32] [--timeout 15]
                              [--head-timeout 10] [--min-body-rate 4096] [--max-body-mb 16]
                              [--drain-timeout 10] [--cache-maps 4] [--access-log <file>|-]
@@ -27,6 +27,9 @@ struct ServeCommand: Command {
         Localizations run on --workers threads (one per core by default), never on the
         connection threads, so /healthz, /metrics and /v1/maps stay fast under load. When
         the workers are busy and --queue localizations wait, more get 503 with Retry-After.
+        While a core is free of localizations (low load, or a worker waiting for its
+        client's next request), --idle-helpers threads run parts of the localizations in
+        progress (ORB on the pyramid levels), so they finish sooner; the answers are the same.
 
         Prints the bound URL on start. One JSON line per request goes to the access log
         (stdout by default; never the token). SIGINT or SIGTERM drains: new connections
@@ -43,6 +46,8 @@ struct ServeCommand: Command {
           --port <n>              Port; 0 picks a free one (default 8080)
           --threads <n>           Connection threads (default: the cores, at least 2)
           --workers <n>           Localization threads (default: the cores)
+          --idle-helpers <n>      Threads lending a free core to a localization in
+                                  progress; 0 for none (default: the cores minus one)
           --queue <n>             Localizations waiting for a worker at most (default 64)
           --budget <seconds>      Time budget of one localization, queue wait included;
                                   over it the answer is 503 time_budget_exceeded (default 10)
@@ -65,7 +70,7 @@ struct ServeCommand: Command {
           arcloud token create --db tokens.db --name demo
           arcloud serve --maps Maps --db tokens.db --port 8080
         """
-    static let options: Set<String> = ["maps", "db", "host", "port", "threads", "workers", "queue", "budget",
+    static let options: Set<String> = ["maps", "db", "host", "port", "threads", "workers", "idle-helpers", "queue", "budget",
                                        "max-megapixels", "max-connections", "max-connections-per-client", "timeout",
                                        "head-timeout", "min-body-rate", "max-body-mb", "drain-timeout", "cache-maps",
                                        "access-log"]
@@ -83,6 +88,7 @@ struct ServeCommand: Command {
             port: UInt16(try args.int("port", default: 8080, range: 0...65535)),
             threads: try args.int("threads", default: VPSServerConfiguration.defaultThreads, range: 1...256),
             localizationWorkers: try args.int("workers", default: VPSServerConfiguration.defaultWorkers, range: 1...256),
+            idleCoreHelpers: try args.int("idle-helpers", default: VPSServerConfiguration.defaultIdleCoreHelpers, range: 0...256),
             localizationQueue: try args.int("queue", default: 64, range: 0...100_000),
             localizationBudgetSeconds: try number(args, "budget", default: 10, range: 0.01...3600),
             maxImagePixels: args.value("max-megapixels") == nil ? VPSServerConfiguration.defaultMaxImagePixels
