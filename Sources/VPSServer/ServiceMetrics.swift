@@ -12,7 +12,8 @@ import Locking
 ///   match, solve, refine, total — the localizer's own timings)
 /// - `arcloud_localization_queue_seconds` (histogram: wait for a worker)
 /// - `arcloud_maps_loaded`, `arcloud_http_requests_in_flight`, `arcloud_localization_workers`,
-///   `arcloud_localization_workers_busy`, `arcloud_localization_queue_length`
+///   `arcloud_localization_workers_busy`, `arcloud_localization_queue_length`,
+///   `arcloud_idle_core_helpers`, `arcloud_idle_core_helper_tasks_total`
 /// - `arcloud_build_info{version,libmicrohttpd}` and the process metrics of `ProcessMetrics`
 final class ServiceMetrics: Sendable {
     /// Histogram bucket upper bounds in seconds.
@@ -52,6 +53,8 @@ final class ServiceMetrics: Sendable {
         var workersBusy: Int
         var queued: Int
         var workers: Int
+        var idleCoreHelpers: Int
+        var idleCoreHelperTasks: Int
     }
 
     /// The localizer's stage names (`LocalizeResponse.timings`, milliseconds) that become a
@@ -116,6 +119,11 @@ final class ServiceMetrics: Sendable {
         out += Self.gauge("arcloud_localization_workers", "Threads that run localizations.", g.workers)
         out += Self.gauge("arcloud_localization_workers_busy", "Workers running a localization now.", g.workersBusy)
         out += Self.gauge("arcloud_localization_queue_length", "Localizations waiting for a worker.", g.queued)
+        out += Self.gauge("arcloud_idle_core_helpers", "Threads that lend a free core to localizations in progress.",
+                          g.idleCoreHelpers)
+        out += "# HELP arcloud_idle_core_helper_tasks_total Parts of localizations run by idle-core helpers.\n"
+        out += "# TYPE arcloud_idle_core_helper_tasks_total counter\n"
+        out += "arcloud_idle_core_helper_tasks_total \(g.idleCoreHelperTasks)\n"
         out += ProcessMetrics.current().exposition
         return out
     }

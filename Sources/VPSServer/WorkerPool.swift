@@ -14,6 +14,8 @@ final class WorkerPool: @unchecked Sendable {
 
     let threadCount: Int
     let queueCapacity: Int
+    /// Lent to the jobs' localizations while a core is free of jobs.
+    let helpers: IdleCoreHelpers?
     // NSCondition guards every field below (the queue, busy, stopping).
     private let condition = NSCondition()
     /// Jobs in order; a taken job's slot is emptied at once. A slot kept until the next
@@ -30,6 +32,7 @@ final class WorkerPool: @unchecked Sendable {
     init(threads: Int, queueCapacity: Int, name: String, helpers: IdleCoreHelpers? = nil) {
         threadCount = max(1, threads)
         self.queueCapacity = max(0, queueCapacity)
+        self.helpers = helpers
         for i in 0..<threadCount {
             let t = Thread { [self] in
                 CurrentThread.setName("\(name)-\(i)")      // set from inside: the kernel sees it (top -H, perf)

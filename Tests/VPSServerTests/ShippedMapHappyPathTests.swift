@@ -31,7 +31,8 @@ struct ShippedMapHappyPathTests {
         // The first request loads the map inside its time budget; on a test machine shared
         // with compilers that alone can pass the default 10 s, and this test is about poses.
         let server = VPSServer(engine: MapDirectoryEngine(directory: mapsDirectory), tokens: store,
-                               configuration: VPSServerConfiguration(localizationBudgetSeconds: 600))
+                               configuration: VPSServerConfiguration(localizationWorkers: 2, idleCoreHelpers: 1,
+                                                                     localizationBudgetSeconds: 600))
         try server.start()
         defer { server.stop() }
         let client = try VPSClient(baseURL: server.baseURL, token: token, options: EngineServer.patientClient)
@@ -62,5 +63,24 @@ struct ShippedMapHappyPathTests {
         }
         #expect(compared > 0)
         #expect(localized > 0, "no shipped frame localized against map '\(mapId)'")
+
+        // One request at a time leaves a worker's core free, so the idle-core helper takes
+        // part (a loaded test machine may keep it off a core for a while: a few more tries).
+        func helperTasks() async throws -> Int {
+            let text = try await client.metricsText()
+            #expect(text.contains("arcloud_idle_core_helpers 1\n"))
+            let line = text.split(separator: "\n").first { $0.hasPrefix("arcloud_idle_core_helper_tasks_total ") }
+            return Int(line?.split(separator: " ").last ?? "") ?? -1
+        }
+        var tries = 0
+        while try await helperTasks() == 0 && tries < 100 {
+            let dataset = try #require(shippedDatasets().first)
+            let session = try RecordedSession.load(from: dataset)
+            let frame = try #require(session.frames.first)
+            _ = try await client.localize(image: [UInt8](try Data(contentsOf: dataset.appendingPathComponent(frame.image))),
+                                          request: LocalizeRequest(mapId: mapId, intrinsics: session.camera, gravity: frame.gravity))
+            tries += 1
+        }
+        #expect(try await helperTasks() > 0, "the idle-core helper took no task in \(compared + tries) localizations")
     }
 }
