@@ -57,8 +57,8 @@ void IdleHelpers::job_finished() {
 bool IdleHelpers::core_free() const { return busy_.load(std::memory_order_relaxed) < cores_; }
 
 void IdleHelpers::work_on(Job &job, bool helper) {
-    // A helper takes a task only while fewer jobs run than there are cores, so it never
-    // competes with a worker for a core (and never holds a task a busy core would delay).
+    // A helper starts a task only while fewer jobs run than there are cores, so it takes
+    // a core from a worker for one task at most.
     for (int i; (!helper || core_free()) && (i = job.next.fetch_add(1, std::memory_order_relaxed)) < job.n;) {
         if (helper) tasks_run_.fetch_add(1, std::memory_order_relaxed);
         try {
@@ -78,7 +78,9 @@ void IdleHelpers::run(int n, void (*call)(void *, int), void *ctx) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         jobs_.push_back(&job);
-        if (sleeping_ > 0 && core_free()) wake_.notify_one();
+        // One helper per free core, at most.
+        const int free_cores = cores_ - busy_.load(std::memory_order_relaxed);
+        for (int k = 0; k < std::min({sleeping_, free_cores, n - 1}); ++k) wake_.notify_one();
     }
     work_on(job, false);
     {
@@ -93,8 +95,9 @@ void IdleHelpers::run(int n, void (*call)(void *, int), void *ctx) {
 void IdleHelpers::helper_main() {
     // Ordinary priority, on purpose: a helper only starts a task while a core is free, and
     // one still holding a task when the workers take every core again must keep a fair
-    // share of a core, or the job that waits for it stalls (at SCHED_IDLE, joins waited up
-    // to 8 ms; docs/service.md, session 12).
+    // share of a core, or the job that waits for that task stalls. Over 2,000 joins the
+    // waiting came to 135-189 ms at SCHED_IDLE, 82-98 ms at normal priority
+    // (docs/service.md, session 12).
     pthread_setname_np(pthread_self(), "vc-idle-helper");
 
     std::unique_lock<std::mutex> lock(mutex_);
