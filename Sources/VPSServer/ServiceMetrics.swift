@@ -121,9 +121,8 @@ final class ServiceMetrics: Sendable {
         out += Self.gauge("arcloud_localization_queue_length", "Localizations waiting for a worker.", g.queued)
         out += Self.gauge("arcloud_idle_core_helpers", "Threads that lend a free core to localizations in progress.",
                           g.idleCoreHelpers)
-        out += "# HELP arcloud_idle_core_helper_tasks_total Parts of localizations run by idle-core helpers.\n"
-        out += "# TYPE arcloud_idle_core_helper_tasks_total counter\n"
-        out += "arcloud_idle_core_helper_tasks_total \(g.idleCoreHelperTasks)\n"
+        out += Self.single("arcloud_idle_core_helper_tasks_total", "Parts of localizations run by idle-core helpers.",
+                           type: "counter", g.idleCoreHelperTasks)
         out += ProcessMetrics.current().exposition
         return out
     }
@@ -138,7 +137,12 @@ final class ServiceMetrics: Sendable {
     }
 
     private static func gauge(_ name: String, _ help: String, _ value: Int) -> String {
-        "# HELP \(name) \(help)\n# TYPE \(name) gauge\n\(name) \(value)\n"
+        single(name, help, type: "gauge", value)
+    }
+
+    /// A metric with one unlabelled sample.
+    private static func single(_ name: String, _ help: String, type: String, _ value: Int) -> String {
+        "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(name) \(value)\n"
     }
 
     private static func escaped(_ s: String) -> String {

@@ -28,7 +28,7 @@ final class WorkerPool: @unchecked Sendable {
     private var stopping = false
 
     /// Starts `threads` worker threads named `<name>-<i>`; their jobs may hand parts of
-    /// their work to `helpers`, which the threads keep alive until they exit.
+    /// their work to `helpers` (kept alive by the pool, which the threads keep alive).
     init(threads: Int, queueCapacity: Int, name: String, helpers: IdleCoreHelpers? = nil) {
         threadCount = max(1, threads)
         self.queueCapacity = max(0, queueCapacity)
@@ -36,9 +36,9 @@ final class WorkerPool: @unchecked Sendable {
         for i in 0..<threadCount {
             let t = Thread { [self] in
                 CurrentThread.setName("\(name)-\(i)")      // set from inside: the kernel sees it (top -H, perf)
-                helpers?.useOnCurrentThread()
-                defer { if helpers != nil { IdleCoreHelpers.stopUsingOnCurrentThread() } }
-                runWorker(helpers)
+                self.helpers?.useOnCurrentThread()
+                defer { if self.helpers != nil { IdleCoreHelpers.stopUsingOnCurrentThread() } }
+                runWorker()
             }
             t.start()
         }
@@ -74,7 +74,7 @@ final class WorkerPool: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func runWorker(_ helpers: IdleCoreHelpers?) {
+    private func runWorker() {
         while true {
             condition.lock()
             while head == queue.count && !stopping { condition.wait() }

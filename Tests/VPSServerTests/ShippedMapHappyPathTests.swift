@@ -72,13 +72,14 @@ struct ShippedMapHappyPathTests {
             let line = text.split(separator: "\n").first { $0.hasPrefix("arcloud_idle_core_helper_tasks_total ") }
             return Int(line?.split(separator: " ").last ?? "") ?? -1
         }
+        let dataset = try #require(shippedDatasets().first)
+        let session = try RecordedSession.load(from: dataset)
+        let frame = try #require(session.frames.first)
+        let image = [UInt8](try Data(contentsOf: dataset.appendingPathComponent(frame.image)))
+        let request = LocalizeRequest(mapId: mapId, intrinsics: session.camera, gravity: frame.gravity)
         var tries = 0
         while try await helperTasks() == 0 && tries < 100 {
-            let dataset = try #require(shippedDatasets().first)
-            let session = try RecordedSession.load(from: dataset)
-            let frame = try #require(session.frames.first)
-            _ = try await client.localize(image: [UInt8](try Data(contentsOf: dataset.appendingPathComponent(frame.image))),
-                                          request: LocalizeRequest(mapId: mapId, intrinsics: session.camera, gravity: frame.gravity))
+            _ = try await client.localize(image: image, request: request)
             tries += 1
         }
         #expect(try await helperTasks() > 0, "the idle-core helper took no task in \(compared + tries) localizations")

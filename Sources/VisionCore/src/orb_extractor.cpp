@@ -331,8 +331,7 @@ int OrbExtractor::extract(const cv::Mat &gray, vc_keypoint *kps, uint8_t *descri
     parallel_for(2 * L, [&](int task) {
         const int l = task / 2;
         if (task % 2 == 0) {
-            lv_[size_t(l)].cand.clear();
-            if (!level_[size_t(l)].empty()) detect_level(l);
+            detect_level(l);  // an empty level gets no candidates
         } else if (!level_[size_t(l)].empty()) {
             cv::GaussianBlur(padded_[size_t(l)], blurred_[size_t(l)], cv::Size(7, 7), 2, 2,
                              cv::BORDER_REFLECT_101);
