@@ -7,6 +7,9 @@ final class RawConnection {
 
     /// Connects to 127.0.0.1:`port`; with `from`, the client socket is first bound to that
     /// loopback address (e.g. 127.0.0.2), so the server sees another client address.
+    /// A throw after `fd` is set still runs `deinit`, which closes it: closing it here too
+    /// closed whatever descriptor had reused the number meanwhile (once, another test
+    /// server's libmicrohttpd event fd, which aborted the test process).
     init(port: UInt16, from source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawError("socket failed") }
@@ -17,7 +20,7 @@ final class RawConnection {
             let bound = withUnsafePointer(to: &local) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-            guard bound == 0 else { close(fd); throw RawError("bind to \(source) failed: errno \(errno)") }
+            guard bound == 0 else { throw RawError("bind to \(source) failed: errno \(errno)") }
         }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
@@ -26,7 +29,7 @@ final class RawConnection {
         let rc = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard rc == 0 else { close(fd); throw RawError("connect failed: errno \(errno)") }
+        guard rc == 0 else { throw RawError("connect failed: errno \(errno)") }
     }
 
     deinit { close(fd) }
