@@ -43,6 +43,7 @@ struct APIError: Error, Sendable {
         case .unprocessable(let m): self.init(status: 422, code: "unprocessable", message: m)
         case .unavailable: self = .unavailable(engineError.description)
         case .internalFailure: self.init(status: 500, code: "internal", message: engineError.description)
+        case .cancelled: self = .unavailable(engineError.description)
         }
     }
 

@@ -4,8 +4,8 @@ import VPS
 /// scene content, and localizing one image. The server validates the request (token,
 /// multipart, JSON, intrinsics, image header) before calling `localize`.
 ///
-/// Implementations are called concurrently from the server's worker threads and may block
-/// (a localization is CPU work); they must be safe to call from many threads at once.
+/// Implementations are called concurrently from the server's threads and may block (a
+/// localization is CPU work); they must be safe to call from many threads at once.
 public protocol LocalizationEngine: Sendable {
     /// The maps that can be localized against, in a stable order.
     func maps() throws(LocalizationEngineError) -> [MapSummary]
@@ -14,11 +14,22 @@ public protocol LocalizationEngine: Sendable {
     func scene(mapId: String) throws(LocalizationEngineError) -> SceneContent
 
     /// Localizes one encoded image (JPEG or PNG, already checked to be one of them and of
-    /// the size the intrinsics state) against `request.mapId`.
-    func localize(image: [UInt8], request: LocalizeRequest) throws(LocalizationEngineError) -> LocalizeResponse
+    /// the size the intrinsics state) against `request.mapId`. Once `cancellation` says so
+    /// (the request's time budget ran out, or the server stopped waiting), the engine
+    /// should stop at its next opportunity and throw `.cancelled`: the core it frees serves
+    /// the next request.
+    func localize(image: [UInt8], request: LocalizeRequest,
+                  cancellation: LocalizationCancellation) throws(LocalizationEngineError) -> LocalizeResponse
 
     /// Maps currently loaded in memory (the `arcloud_maps_loaded` gauge).
     var loadedMapCount: Int { get }
+}
+
+extension LocalizationEngine {
+    /// Localizes without a deadline (see `localize(image:request:cancellation:)`).
+    public func localize(image: [UInt8], request: LocalizeRequest) throws(LocalizationEngineError) -> LocalizeResponse {
+        try localize(image: image, request: request, cancellation: .none)
+    }
 }
 
 /// Why an engine could not answer; each case maps to one HTTP status.
@@ -33,6 +44,9 @@ public enum LocalizationEngineError: Error, Sendable, Hashable, CustomStringConv
     case unavailable(String)
     /// Something broke inside the engine that the request did not cause (500).
     case internalFailure(String)
+    /// The caller's `LocalizationCancellation` stopped the localization; the server answers
+    /// it as the reason it cancelled (time budget, drain).
+    case cancelled
 
     public var description: String {
         switch self {
@@ -41,6 +55,7 @@ public enum LocalizationEngineError: Error, Sendable, Hashable, CustomStringConv
         case .unprocessable(let m): return m
         case .unavailable(let m): return "unavailable: \(m)"
         case .internalFailure(let m): return "internal failure: \(m)"
+        case .cancelled: return "the localization was cancelled before it finished"
         }
     }
 }

@@ -35,12 +35,14 @@ public final class MapDirectoryEngine: LocalizationEngine {
         }
     }
 
-    public func localize(image: [UInt8], request: LocalizeRequest) throws(LocalizationEngineError) -> LocalizeResponse {
+    public func localize(image: [UInt8], request: LocalizeRequest,
+                         cancellation: LocalizationCancellation) throws(LocalizationEngineError) -> LocalizeResponse {
+        // A map's first load is not interrupted; the localization after it is.
         let loaded = try cache.entry(request.mapId)
         do {
             let result = try loaded.value.withLocalizer {
                 try $0.localize(encoded: image, intrinsics: request.intrinsics, prior: request.prior,
-                                gravity: request.gravity)
+                                gravity: request.gravity, cancellation: cancellation)
             }
             return LocalizeResponse(result, mapId: request.mapId, mapVersion: loaded.version)
         } catch {
@@ -57,6 +59,7 @@ public final class MapDirectoryEngine: LocalizationEngine {
         case .imageSizeMismatch, .invalidGravity: return .unprocessable("\(error)")
         case .image(let e): return .undecodableImage("\(e)")
         case .emptyMap(let name): return .unprocessable("map '\(name)' has no points to localize against")
+        case .cancelled: return .cancelled
         case nil: return .internalFailure("localization failed: \(error)")
         }
     }

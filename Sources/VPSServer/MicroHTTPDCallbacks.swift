@@ -87,30 +87,17 @@ let accessHandlerCallback: MHD_AccessHandlerCallback = { cls, connection, url, m
         return .YES
     }
 
-    // Final call: the whole body is in (or, after a resume, the answer is ready).
+    // Final call: the whole body is in.
     if state.responseQueued { return .YES }
-    if let answer = state.deferredAnswer {
-        state.outcome = answer.outcome
-        return queue(answer.response, on: connection, state: state, handler: handler, closeConnection: false) ? .YES : .NO
-    }
     if let c = state.connection { handler.connections.requestReceived(c) }
     switch handler.decide(state) {
     case .answer(let response):
         return queue(response, on: connection, state: state, handler: handler, closeConnection: false) ? .YES : .NO
     case .localize(let job):
-        let pending = SuspendedRequest(connection: connection, state: state,
-                                       budget: .milliseconds(Int(handler.configuration.localizationBudgetSeconds * 1000)))
-        guard handler.suspended.insert(pending) else {
-            // The daemon is stopping and no connection may stay suspended: refuse inline.
-            var e = APIError.unavailable("the server stopped before this localization could start")
-            e.code = "stopping"
-            state.outcome = e.code
-            return queue(e.response, on: connection, state: state, handler: handler, closeConnection: true) ? .YES : .NO
-        }
-        // Suspended before the job is queued: a resume must never precede its suspend.
-        MHD_suspend_connection(connection)
-        handler.dispatch(pending, job)
-        return .YES
+        // This connection has a thread of its own: it may wait here for the answer.
+        let answer = handler.localize(job)
+        state.outcome = answer.outcome
+        return queue(answer.response, on: connection, state: state, handler: handler, closeConnection: false) ? .YES : .NO
     }
 }
 

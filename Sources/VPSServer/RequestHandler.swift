@@ -4,9 +4,9 @@ import Vision
 import VPS
 
 /// The service's behaviour, independent of libmicrohttpd: decides early (from headers)
-/// what it can, accumulates the body within its limit, answers each endpoint (handing
-/// localizations to the worker pool), and records metrics and the access log when a
-/// request completes.
+/// what it can, accumulates the body within its limit, answers each endpoint (running
+/// localizations within the cores and the time budget), and records metrics and the access
+/// log when a request completes.
 final class RequestHandler: Sendable {
     let engine: any LocalizationEngine
     let tokens: any BearerTokenVerifier
@@ -17,12 +17,13 @@ final class RequestHandler: Sendable {
     /// Set when shutdown begins: requests on open connections are still answered (with
     /// `Connection: close`), health reports "draining".
     let draining = Atomic<Bool>(false)
+    /// Set when the drain timeout passed: localizations still running stop at their next
+    /// stage and are answered 503 `drain_timeout`.
+    let abandoning = Atomic<Bool>(false)
     /// Requests whose first callback ran and whose completion callback has not.
     let inFlight = Atomic<Int>(0)
-    /// Runs localizations off the connection threads.
+    /// Bounds the localizations running at once to the cores; queues the rest.
     let workers: WorkerPool
-    /// Localizations whose connection waits suspended for a worker's answer.
-    let suspended = SuspendedRequests()
     /// Head and body deadlines of open connections.
     let connections: ConnectionDeadlines
     private let startedAt = ContinuousClock.now
@@ -47,13 +48,13 @@ final class RequestHandler: Sendable {
 
     /// What the last callback of a request leads to.
     enum Decision {
-        /// Answer now, on the connection thread.
+        /// Answer now.
         case answer(HTTPResponseMessage)
-        /// Suspend the connection and localize on a worker.
+        /// Localize (`localize(_:)`), then answer.
         case localize(LocalizationJob)
     }
 
-    /// A validated localization, ready for a worker.
+    /// A validated localization, ready to run.
     struct LocalizationJob: Sendable {
         var image: [UInt8]
         var request: LocalizeRequest
@@ -158,55 +159,85 @@ final class RequestHandler: Sendable {
         }
     }
 
-    /// Queues the suspended localization on a worker; a full queue answers 503 at once.
-    func dispatch(_ pending: SuspendedRequest, _ job: LocalizationJob) {
-        let submitted = workers.trySubmit { [self] in
-            guard pending.begin() else { return }          // answered meanwhile (budget, shutdown)
-            metrics.recordQueueWait((ContinuousClock.now - pending.suspendedAt).seconds)
-            suspended.answer(pending, with: runLocalization(job))
+    /// On the connection's thread, which waits for the answer: runs the localization right
+    /// here when a core is free, else queues it for a worker (a full queue answers 503 at
+    /// once). Either way the time budget, counted from now, bounds the answer: a queued
+    /// localization is given up at the deadline, and a running one stops at its next stage.
+    func localize(_ job: LocalizationJob) -> LocalizationAnswer {
+        let received = ContinuousClock.now
+        let deadline = received + .milliseconds(Int(configuration.localizationBudgetSeconds * 1000))
+        let cancellation = LocalizationCancellation(deadline: deadline, when: { [self] in abandoning.load(ordering: .relaxed) })
+        var here: LocalizationAnswer?
+        if workers.runOnCallerIfCoreFree({ here = runLocalization(job, cancellation, received: received, startedAt: received) }),
+           let here {
+            return counted(here)
         }
-        if !submitted {
+        let queued = QueuedLocalization()
+        let submitted = workers.trySubmit { [self] in
+            guard queued.begin() else { return }          // given up at its deadline meanwhile
+            let started = ContinuousClock.now
+            metrics.recordQueueWait((started - queued.queuedAt).seconds)
+            queued.finish(runLocalization(job, cancellation, received: received, startedAt: started))
+        }
+        guard submitted else {
             let load = workers.load
             var e = APIError.unavailable("all \(load.running) localization workers are busy and "
                                          + "\(load.queued) requests wait; retry shortly")
             e.code = "overloaded"
             metrics.recordLocalization(outcome: "failed")
-            suspended.answer(pending, with: DeferredAnswer(response: e.response, outcome: e.code))
+            return LocalizationAnswer(response: e.response, outcome: e.code)
+        }
+        switch queued.wait(until: deadline) {
+        case .answered(let answer): return counted(answer)
+        case .deadlinePassed(let runningSince): return counted(cancelledAnswer(received: received, startedAt: runningSince))
         }
     }
 
-    /// On a worker: the localization itself, its metrics, its answer.
-    private func runLocalization(_ job: LocalizationJob) -> DeferredAnswer {
-        do {
-            let answer = try engine.localize(image: job.image, request: job.request)
+    /// Counts a stopped localization as failed once, whichever party made its answer.
+    private func counted(_ answer: LocalizationAnswer) -> LocalizationAnswer {
+        if answer.outcome == "time_budget_exceeded" || answer.outcome == "drain_timeout" {
+            metrics.recordLocalization(outcome: "failed")
+        }
+        return answer
+    }
+
+    /// The localization itself, its metrics, its answer.
+    private func runLocalization(_ job: LocalizationJob, _ cancellation: LocalizationCancellation,
+                                 received: ContinuousClock.Instant, startedAt: ContinuousClock.Instant) -> LocalizationAnswer {
+        do throws(LocalizationEngineError) {
+            let answer = try engine.localize(image: job.image, request: job.request, cancellation: cancellation)
             metrics.recordLocalization(outcome: answer.status.rawValue)
             metrics.recordStages(answer.timings)
             let response = LocalizeAnswerJSON.encode(answer).map {
                 HTTPResponseMessage(status: 200, contentType: "application/json", body: $0)
             } ?? .json(answer)
-            return DeferredAnswer(response: response, outcome: answer.status.rawValue)
+            return LocalizationAnswer(response: response, outcome: answer.status.rawValue)
+        } catch .cancelled {
+            return cancelledAnswer(received: received, startedAt: startedAt)
         } catch {
             let e = APIError(error)
             if e.status >= 422 || e.status == 404 { metrics.recordLocalization(outcome: "failed") }
-            return DeferredAnswer(response: e.response, outcome: e.code)
+            return LocalizationAnswer(response: e.response, outcome: e.code)
         }
     }
 
-    /// On the watchdog: answers the localizations past their time budget (the worker's
-    /// eventual result is dropped).
-    func expireOverdue(now: ContinuousClock.Instant) {
-        for r in suspended.overdue(at: now) {
-            let waited = (now - r.suspendedAt).seconds
-            let running = r.runningSince.map { (now - $0).seconds }
-            let e = APIError(status: 503, code: "time_budget_exceeded",
-                             message: String(format: "the localization did not finish within its budget of %.1f s ", configuration.localizationBudgetSeconds)
-                                 + (running.map { String(format: "(queued %.2f s, running %.2f s)", waited - $0, $0) }
-                                    ?? String(format: "(queued %.2f s, never started)", waited)),
-                             headers: [("Retry-After", "1")])
-            if suspended.answer(r, with: DeferredAnswer(response: e.response, outcome: e.code)) {
-                metrics.recordLocalization(outcome: "failed")
-            }
+    /// The 503 of a localization stopped before its answer: `drain_timeout` when the server
+    /// stopped waiting for it, else `time_budget_exceeded` with where the time went.
+    private func cancelledAnswer(received: ContinuousClock.Instant, startedAt: ContinuousClock.Instant?) -> LocalizationAnswer {
+        if abandoning.load(ordering: .relaxed) {
+            var e = APIError.unavailable("the server stopped (drain timeout) before this localization finished")
+            e.code = "drain_timeout"
+            return LocalizationAnswer(response: e.response, outcome: e.code)
         }
+        let now = ContinuousClock.now
+        let waited = (now - received).seconds
+        let running = startedAt.map { (now - $0).seconds }
+        let e = APIError(status: 503, code: "time_budget_exceeded",
+                         message: String(format: "the localization did not finish within its budget of %.1f s ", configuration.localizationBudgetSeconds)
+                             + (running.map { String(format: "(queued %.2f s, running %.2f s)", waited - $0, $0) }
+                                ?? String(format: "(queued %.2f s, never started)", waited)),
+                         headers: [("Retry-After", "1")])
+        return LocalizationAnswer(response: e.response, outcome: e.code)
     }
 
     /// Right after a response is queued: metrics and the access log are written now, so

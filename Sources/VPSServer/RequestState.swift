@@ -1,9 +1,8 @@
 import Foundation
 
 /// Everything known about one request while libmicrohttpd delivers it in several
-/// callbacks. Created on the first callback, released in the completion callback. The
-/// connection's thread touches it, except while the connection is suspended: then the one
-/// party that answers the request writes `deferredAnswer` (see `SuspendedRequest`).
+/// callbacks. Created on the first callback, released in the completion callback. Only the
+/// connection's thread touches it.
 final class RequestState: @unchecked Sendable {
     let method: String
     let path: String
@@ -22,8 +21,6 @@ final class RequestState: @unchecked Sendable {
     let bodyLimit: Int
     /// Set when the response was decided before the whole body was read.
     var earlyResponse: HTTPResponseMessage?
-    /// The answer computed off the connection thread, set just before the connection resumes.
-    var deferredAnswer: DeferredAnswer?
     /// The connection's deadline record (nil when the connection was not registered).
     var connection: ConnectionRecord?
     /// Answer with `Connection: close` (set while draining: the connection takes no more requests).

@@ -15,13 +15,15 @@ import VPS
 /// server.stop()                    // refuse new work, let in-flight requests finish
 /// ```
 ///
-/// libmicrohttpd's threads each run an event loop over their share of the connections and
-/// only read requests and write answers. A localization suspends its connection and runs on
-/// a bounded pool of worker threads (one per core), so health checks, metrics and map
-/// listings never wait behind one. A watchdog thread enforces what libmicrohttpd does not:
-/// the localization time budget, the request-head deadline and the minimum body rate.
-/// Input can never crash the server: every malformed request becomes a JSON error with its
-/// status.
+/// Each connection has a thread of its own (libmicrohttpd's thread-per-connection mode), so
+/// a health check, a metrics scrape or a map listing never waits behind a localization on
+/// another connection. Localizations run at most one per core (`WorkerPool`): on the
+/// connection's own thread while a core is free, which costs no hand-off; beyond that
+/// queued for worker threads, within a bounded queue (full: 503 `overloaded`) and the time
+/// budget (503 `time_budget_exceeded`). Per-address connection caps keep the thread count
+/// bounded. A watchdog thread enforces what libmicrohttpd does not: the request-head
+/// deadline and the minimum body rate. Input can never crash the server: every malformed
+/// request becomes a JSON error with its status.
 public final class VPSServer: Sendable {
     private let handler: RequestHandler
     private let daemon = Locked<OpaquePointer?>(nil)
@@ -59,29 +61,30 @@ public final class VPSServer: Sendable {
     /// cannot be bound, or the server already runs.
     public func start() throws(VPSServerError) {
         let c = configuration
-        guard c.threads >= 1, c.localizationWorkers >= 1, c.localizationQueue >= 0, c.localizationBudgetSeconds > 0,
+        guard c.localizationWorkers >= 1, c.localizationQueue >= 0, c.localizationBudgetSeconds > 0,
               c.maxImagePixels >= 1, c.maxConnections >= 1, c.maxConnectionsPerClient >= 0,
               c.connectionTimeoutSeconds >= 1, c.headTimeoutSeconds > 0, c.minBodyBytesPerSecond >= 0,
               c.maxBodyBytes >= 1 else {
-            throw .invalidConfiguration("threads, workers, budget, pixel cap, connection limits, timeouts and the body limit must be positive")
+            throw .invalidConfiguration("workers, budget, pixel cap, connection limits, timeouts and the body limit must be positive")
         }
         let address = try SocketAddress(host: c.host, port: c.port)
         try daemon.withLock { (d: inout OpaquePointer?) throws(VPSServerError) in
             guard d == nil else { throw .alreadyRunning }
             handler.draining.store(false, ordering: .relaxed)       // a restart after stop() serves again
-            handler.suspended.reopen()
-            // poll(), not epoll: in libmicrohttpd 0.9.75, MHD_quiesce_daemon (the drain) races
-            // an epoll worker thread that removes the listen socket from its epoll set itself,
-            // and the loser's epoll_ctl failure is an MHD_PANIC that aborts the whole process
-            // ("Failed to remove listen FD from epoll set", seen in a test run). With poll()
-            // the quiesce is signalled through the inter-thread channel (MHD_USE_ITC) instead.
-            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
-                | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+            handler.abandoning.store(false, ordering: .relaxed)
+            // A thread per connection: a localization runs on (or waits on) its connection's
+            // thread and holds back no other connection. poll(), not epoll, for the listening
+            // thread: in libmicrohttpd 0.9.75, MHD_quiesce_daemon (the drain) races an epoll
+            // thread that removes the listen socket from its epoll set itself, and the loser's
+            // epoll_ctl failure is an MHD_PANIC that aborts the process. With poll() the
+            // quiesce is signalled through the inter-thread channel (MHD_USE_ITC) instead.
+            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
+                | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
             if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
             let cls = Unmanaged.passRetained(handler).toOpaque()
             let started = address.withSockaddr { sa in
                 cmhd_start_daemon(flags, c.port, sa, accessHandlerCallback, cls,
-                                  requestCompletedCallback, cls, UInt32(c.threads), UInt32(c.maxConnections),
+                                  requestCompletedCallback, cls, 1, UInt32(c.maxConnections),
                                   UInt32(c.connectionTimeoutSeconds), 0, UInt32(c.maxConnectionsPerClient),
                                   connectionNotifyCallback, cls, libraryLogCallback, cls)
             }
@@ -93,7 +96,6 @@ public final class VPSServer: Sendable {
             boundPort.store(cmhd_bound_port(started), ordering: .releasing)
             let handler = self.handler
             watchdog.withLock { $0 = Watchdog(every: .milliseconds(50)) { now in
-                handler.expireOverdue(now: now)
                 handler.connections.sweep(now: now) { handler.recordClosedBeforeRequest($0) }
             } }
         }
@@ -103,8 +105,9 @@ public final class VPSServer: Sendable {
     /// in the listen queue are still taken in), answers every request already received —
     /// also those arriving on open connections meanwhile, each then closing its connection
     /// — and waits up to `gracePeriod` (default from the configuration) for them. What is
-    /// still unanswered then is answered 503 `drain_timeout`, and everything closes. Safe
-    /// to call more than once.
+    /// still unanswered then is answered 503 `drain_timeout` (a running localization at its
+    /// next stage), and everything closes. Work an engine does not interrupt (a map's first
+    /// load) delays the return until it ends. Safe to call more than once.
     public func stop(gracePeriod: Duration? = nil) {
         guard let d = daemon.withLock({ (d: inout OpaquePointer?) -> OpaquePointer? in
             let current = d
@@ -124,15 +127,9 @@ public final class VPSServer: Sendable {
         while handler.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
             usleep(2_000)
         }
-        // libmicrohttpd must not be stopped with a connection suspended: answer what the
-        // workers have not, then wait until every winner has resumed its connection.
-        for r in handler.suspended.closeAndTakeAll() {
-            var e = APIError.unavailable("the server stopped (drain timeout) before this localization finished")
-            e.code = "drain_timeout"
-            handler.suspended.answer(r, with: DeferredAnswer(response: e.response, outcome: e.code))
-        }
-        while handler.suspended.count > 0 { usleep(1_000) }
-        // Give the resumed connections a moment to send their answers.
+        // Localizations still running stop at their next stage, queued ones at once; their
+        // connections answer 503 drain_timeout. Give them a moment to send it.
+        handler.abandoning.store(true, ordering: .relaxed)
         let flushBy = ContinuousClock.now + .milliseconds(500)
         while handler.inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < flushBy { usleep(2_000) }
         watchdog.withLock { $0?.stop(); $0 = nil }

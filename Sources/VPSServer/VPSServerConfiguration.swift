@@ -6,27 +6,27 @@ public struct VPSServerConfiguration: Sendable {
     public var host: String
     /// Port to bind; 0 picks a free ephemeral port (read it back from `VPSServer.port`).
     public var port: UInt16
-    /// libmicrohttpd threads, each running an event loop over its share of the
-    /// connections. They only read requests and write answers; localizations run on the
-    /// workers (`localizationWorkers`), so a few are enough.
-    public var threads: Int
-    /// Threads that run localizations: one per core by default.
+    /// Localizations that run at once: one per core by default. Each runs on its
+    /// connection's own thread while fewer run; beyond, they queue for this many worker
+    /// threads.
     public var localizationWorkers: Int
     /// Idle-core helper threads (`IdleCoreHelpers`) that take parts of the localizations in
-    /// progress while fewer run than there are workers (at low load, or while a worker
-    /// waits for its connection's next request); 0 for none. Answers are the same.
+    /// progress while fewer run than `localizationWorkers` (at low load, or while a client
+    /// sends its next request); 0 for none. Answers are the same.
     public var idleCoreHelpers: Int
-    /// Localizations that may wait for a worker; beyond this a request gets 503 with
+    /// Localizations that may wait for a free core; beyond this a request gets 503 with
     /// `Retry-After` at once.
     public var localizationQueue: Int
     /// A localization not answered this long after its body arrived (queue wait included)
-    /// is answered 503 `time_budget_exceeded`.
+    /// is answered 503 `time_budget_exceeded`: a queued one at once, a running one when the
+    /// engine stops at its next stage (an engine that returns a result anyway is answered
+    /// with it).
     public var localizationBudgetSeconds: Double
     /// Images with more pixels than this are refused from their header (422
     /// `image_too_large`). The default fits a 12 MP phone photo (4032 x 3024): a frame
     /// costs roughly its pixel count, so the cap bounds what one request can cost.
     public var maxImagePixels: Int
-    /// Open connections beyond this are refused at accept.
+    /// Open connections beyond this are refused at accept. Each has a thread of its own.
     public var maxConnections: Int
     /// Open connections from one client address at most; 0 for no per-address cap (behind
     /// a load balancer every connection comes from the balancer's address).
@@ -47,7 +47,6 @@ public struct VPSServerConfiguration: Sendable {
     public var shutdownGracePeriodSeconds: Double
 
     public init(host: String = "127.0.0.1", port: UInt16 = 0,
-                threads: Int = VPSServerConfiguration.defaultThreads,
                 localizationWorkers: Int = VPSServerConfiguration.defaultWorkers,
                 idleCoreHelpers: Int = VPSServerConfiguration.defaultIdleCoreHelpers,
                 localizationQueue: Int = 64, localizationBudgetSeconds: Double = 10,
@@ -56,7 +55,7 @@ public struct VPSServerConfiguration: Sendable {
                 connectionTimeoutSeconds: Int = 15, headTimeoutSeconds: Double = 10,
                 minBodyBytesPerSecond: Int = 4096, maxBodyBytes: Int = 16 << 20,
                 shutdownGracePeriodSeconds: Double = 10) {
-        self.host = host; self.port = port; self.threads = threads
+        self.host = host; self.port = port
         self.localizationWorkers = localizationWorkers; self.localizationQueue = localizationQueue
         self.idleCoreHelpers = idleCoreHelpers
         self.localizationBudgetSeconds = localizationBudgetSeconds; self.maxImagePixels = maxImagePixels
@@ -64,12 +63,6 @@ public struct VPSServerConfiguration: Sendable {
         self.connectionTimeoutSeconds = connectionTimeoutSeconds; self.headTimeoutSeconds = headTimeoutSeconds
         self.minBodyBytesPerSecond = minBodyBytesPerSecond; self.maxBodyBytes = maxBodyBytes
         self.shutdownGracePeriodSeconds = shutdownGracePeriodSeconds
-    }
-
-    /// Connection threads: 2, or the cores when there are more. They never localize, so
-    /// they stay free for cheap requests (health, maps) whatever the load.
-    public static var defaultThreads: Int {
-        max(2, ProcessInfo.processInfo.activeProcessorCount)
     }
 
     /// One per core beyond the first: a localization has at most that many other cores to
@@ -81,7 +74,7 @@ public struct VPSServerConfiguration: Sendable {
     /// 4032 x 3024, a 12 MP phone photo.
     public static let defaultMaxImagePixels = 4032 * 3024
 
-    /// One localization worker per core: more would only time-slice the same cores.
+    /// One localization per core: more would only time-slice the same cores.
     public static var defaultWorkers: Int {
         max(1, ProcessInfo.processInfo.activeProcessorCount)
     }

@@ -1,9 +1,9 @@
 import Foundation
 import Synchronization
 
-/// A thread that runs `tick` every `interval` until stopped: the server's deadlines
-/// (localization budgets, request heads, body rates) are checked here, not on the
-/// connection threads, which a deadline exists to protect.
+/// A thread that runs `tick` every `interval` until stopped: the server's connection
+/// deadlines (request heads, body rates) are checked here, not on the connection threads,
+/// which a deadline exists to protect.
 final class Watchdog: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)

@@ -2,7 +2,7 @@ import VisionCore
 
 /// Threads that lend a free core to a localization in progress.
 ///
-/// A worker runs each localization inside `running(_:)`. Helpers take a part of one only
+/// The server runs each localization inside `running(_:)`. Helpers take a part of one only
 /// while fewer localizations run than there are cores, so a service busy on every core
 /// loses nothing to them, and one with a core free (at low load, or while a worker waits
 /// for its connection's next request) finishes the localization in progress sooner. Today

@@ -15,7 +15,7 @@ final class SimulateServer {
         tokenDatabase = scratch.appendingPathComponent("tokens.db")
         process.executableURL = ArcloudProcess.executable
         process.arguments = ["serve", "--maps", maps.path, "--db", tokenDatabase.path, "--port", "0",
-                             "--threads", "2", "--access-log", scratch.appendingPathComponent("access.log").path]
+                             "--access-log", scratch.appendingPathComponent("access.log").path]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

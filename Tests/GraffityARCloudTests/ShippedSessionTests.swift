@@ -89,7 +89,7 @@ struct ShippedSessionTests {
         let tokens = try LocalVPSServer.makeTokenStore()
         let token = try tokens.create(name: "simulator").token
         let server = VPSServer(engine: MapDirectoryEngine(directory: ShippedData.mapsDirectory), tokens: tokens,
-                               configuration: VPSServerConfiguration(port: 0, threads: 2, connectionTimeoutSeconds: 5))
+                               configuration: VPSServerConfiguration(port: 0, connectionTimeoutSeconds: 5))
         try server.start()
         defer { server.stop(gracePeriod: .seconds(1)) }
 

@@ -13,7 +13,7 @@ import VPSServer
     init() throws {
         // No test here waits for the idle timeout: it is long so that a client starved of CPU
         // mid-upload on a loaded machine is not cut off for idling.
-        f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, threads: 4, connectionTimeoutSeconds: 30,
+        f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, connectionTimeoutSeconds: 30,
                                                                     maxBodyBytes: 64 * 1024))
     }
 

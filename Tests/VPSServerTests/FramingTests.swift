@@ -13,7 +13,7 @@ import VPSServer
     }
 
     @Test func requestsTheLibraryRefusesAreLoggedAndCounted() async throws {
-        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, threads: 2, connectionTimeoutSeconds: 30))
+        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, connectionTimeoutSeconds: 30))
         let port = f.server.port
         let cases: [(request: [UInt8], status: Int)] = [
             (Array("POST /v1/localize HTTP/1.1\r\nHost: t\r\nContent-Length: abc\r\n\r\n".utf8), 400),
@@ -39,7 +39,7 @@ import VPSServer
     }
 
     @Test func whatTheServerIsHandedItAnswersInJSON() async throws {
-        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, threads: 2, connectionTimeoutSeconds: 30,
+        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, connectionTimeoutSeconds: 30,
                                                                         headTimeoutSeconds: 1))
         let port = f.server.port
         // A parseable Content-Length beyond the body limit, a 405 and a 404: JSON, logged.

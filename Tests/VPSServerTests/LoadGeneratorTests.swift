@@ -41,7 +41,7 @@ import VPSServer
     @Test func aKeptAliveConnectionTheServerClosedWhileIdleIsOpenedAgain() async throws {
         // The server closes a connection idle for 1 s: the next request on it meets a closed
         // socket and must be sent again on a new connection, not counted as an error.
-        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, threads: 2, localizationBudgetSeconds: 600,
+        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, localizationBudgetSeconds: 600,
                                                                         connectionTimeoutSeconds: 1))
         let image = ServerFixture.pngHeader(width: 64, height: 48) + [UInt8](repeating: 7, count: 1024)
         let frames = [VPSLoadGenerator.Frame(image: image, request: ServerFixture.request())]

@@ -38,7 +38,7 @@ import VPSServer
     }
 
     @Test func stalledClientsTimeOutWhileOthersAreServed() async throws {
-        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, threads: 2, connectionTimeoutSeconds: 1))
+        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, connectionTimeoutSeconds: 1))
         // One client stalls inside its headers, another inside its body.
         let inHeaders = try RawConnection(port: f.server.port)
         inHeaders.send("POST /v1/localize HTTP/1.1\r\nHost: t\r\nAuthoriz")
@@ -84,6 +84,24 @@ import VPSServer
         let answer = try await inFlight.value.get()
         #expect(answer.status == 200 && answer.body.contains(#""status":"localized""#))
         await stopped.value
+        #expect(f.server.requestsInFlight == 0)
+    }
+
+    @Test func aLocalizationStillRunningAtTheDrainTimeoutIsStoppedAndAnswered503() async throws {
+        let gate = DispatchSemaphore(value: 0)
+        defer { gate.signal() }
+        let f = try ServerFixture(engine: TestOnlyEngine(gate: gate))
+        let inFlight = rawExchangeStarted(port: f.server.port, localizeRaw(token: f.allMaps), timeout: 600)
+        #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
+        // The gate stays closed: the drain timeout passes with the localization running on
+        // its connection's thread. It is cancelled, answered, and `stop` returns.
+        let server = f.server
+        let started = ContinuousClock.now
+        await onDispatchThread { server.stop(gracePeriod: .milliseconds(300)) }.value
+        let took = ContinuousClock.now - started
+        #expect(took < .seconds(30), "stop took \(took)")
+        let answer = try await inFlight.value.get()
+        #expect(answer.status == 503 && answer.body.contains(#""code":"drain_timeout""#), "\(answer.body)")
         #expect(f.server.requestsInFlight == 0)
     }
 

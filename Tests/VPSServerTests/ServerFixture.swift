@@ -22,7 +22,7 @@ final class ServerFixture {
 
     /// The time budget is far beyond any test: tests hold localizations at a gate, and a
     /// starved machine must not turn that into a 503 (the budget has tests of its own).
-    init(configuration: VPSServerConfiguration = VPSServerConfiguration(port: 0, threads: 4, localizationBudgetSeconds: 600,
+    init(configuration: VPSServerConfiguration = VPSServerConfiguration(port: 0, localizationBudgetSeconds: 600,
                                                                         connectionTimeoutSeconds: 5),
          engine: TestOnlyEngine = TestOnlyEngine()) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("vpsserver-\(UUID().uuidString)")

@@ -8,7 +8,7 @@ import VPSServer
 /// the request-head deadline and the minimum body rate, none of which trickling extends.
 @Suite struct SlowClientTests {
     @Test func threeHundredTricklingConnectionsFromOneAddressDoNotLockOutAnother() async throws {
-        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, threads: 2, maxConnections: 256,
+        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, maxConnections: 256,
                                                                         maxConnectionsPerClient: 32,
                                                                         connectionTimeoutSeconds: 15))
         let healthz = Array("GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".utf8)
@@ -32,7 +32,7 @@ import VPSServer
     }
 
     @Test func aTrickledHeadIsAnswered408AtTheHeadDeadline() async throws {
-        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, threads: 2, connectionTimeoutSeconds: 30,
+        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, connectionTimeoutSeconds: 30,
                                                                         headTimeoutSeconds: 1))
         let c = try RawConnection(port: f.server.port)
         c.send("GET /healthz HTTP/1.1\r\nHost: t\r\n")
@@ -58,7 +58,7 @@ import VPSServer
     }
 
     @Test func aTrickledBodyIsAnswered408BelowTheMinimumRate() async throws {
-        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, threads: 2, connectionTimeoutSeconds: 30,
+        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, connectionTimeoutSeconds: 30,
                                                                         minBodyBytesPerSecond: 1000))
         let c = try RawConnection(port: f.server.port)
         c.send(localizePost(token: f.allMaps, contentType: "multipart/form-data; boundary=b", body: [], contentLength: 100_000))

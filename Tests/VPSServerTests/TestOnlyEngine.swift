@@ -10,12 +10,19 @@ import VPSServer
 final class TestOnlyEngine: LocalizationEngine {
     static let mapIds = ["gallery", "lobby"]
     let calls = Atomic<Int>(0)
-    /// When set, `localize` waits on it (graceful-stop tests hold a request in flight).
+    /// When set, `localize` waits on it (graceful-stop tests hold a request in flight) until
+    /// signalled or cancelled.
     let gate: DispatchSemaphore?
     /// Signalled when a gated `localize` has started.
     let entered = DispatchSemaphore(value: 0)
 
-    init(gate: DispatchSemaphore? = nil) { self.gate = gate }
+    /// False: a gated `localize` ignores cancellation, like a stage that is not interrupted.
+    let honoursCancellation: Bool
+
+    init(gate: DispatchSemaphore? = nil, honoursCancellation: Bool = true) {
+        self.gate = gate
+        self.honoursCancellation = honoursCancellation
+    }
 
     func maps() throws(LocalizationEngineError) -> [MapSummary] {
         Self.mapIds.map { MapSummary(id: $0, name: $0.capitalized, keyframes: 10, points: 1000, sections: ["main"]) }
@@ -26,9 +33,17 @@ final class TestOnlyEngine: LocalizationEngine {
         return SceneContent(sections: [MapSection(id: "main", name: "Main hall")])
     }
 
-    func localize(image: [UInt8], request: LocalizeRequest) throws(LocalizationEngineError) -> LocalizeResponse {
+    func localize(image: [UInt8], request: LocalizeRequest,
+                  cancellation: LocalizationCancellation) throws(LocalizationEngineError) -> LocalizeResponse {
         calls.add(1, ordering: .relaxed)
-        if let gate { entered.signal(); gate.wait() }
+        if let gate {
+            // Held like a long localization, and cancellable like the real one (which checks
+            // between stages): the time-budget and drain tests depend on it.
+            entered.signal()
+            while gate.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
+                if honoursCancellation, cancellation.isCancelled { throw .cancelled }
+            }
+        }
         guard Self.mapIds.contains(request.mapId) else { throw .unknownMap(request.mapId) }
         return LocalizeResponse(status: .localized, mapId: request.mapId, pose: request.prior ?? .identity,
                                 sectionId: "main", inliers: image.count % 1000, reprojectionError: 0.5,

@@ -27,7 +27,7 @@ public struct EmbeddedVPSBackend: VPSBackend {
     /// Localizes the request's image with the map's localizer.
     /// - Throws: `.mapNotFound` for another map id or a missing file; `.unavailable` for a
     ///   file that is not a usable map; `.rejected` (422) for an image or intrinsics the
-    ///   localizer cannot work with; `CancellationError` when cancelled before it started.
+    ///   localizer cannot work with; `CancellationError` when cancelled before it finished.
     public func localize(_ request: LocalizationRequest) async throws -> LocalizationResponse {
         guard request.mapId == mapId else { throw VPSBackendError.mapNotFound(mapId: request.mapId) }
         let result = try await engine.localize(bytes: [UInt8](request.image.data), intrinsics: request.intrinsics,
@@ -83,8 +83,11 @@ final class LocalizerEngine: Sendable {
                 queue.async {
                     // A request cancelled while queued is not worth its tens of milliseconds.
                     if cancelled.withLock({ $0 }) { continuation.resume(throwing: CancellationError()); return }
+                    // One cancelled while running stops at the localizer's next stage.
+                    let cancellation = LocalizationCancellation(when: { cancelled.withLock { $0 } })
                     continuation.resume(with: Result {
-                        try self.run(bytes: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity, mapId: mapId)
+                        try self.run(bytes: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity, mapId: mapId,
+                                     cancellation: cancellation)
                     })
                 }
             }
@@ -95,12 +98,14 @@ final class LocalizerEngine: Sendable {
 
     /// On `queue`: loads the map when needed, then localizes.
     private func run(bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?, gravity: SIMD3<Double>?,
-                     mapId: String) throws -> LocalizationResult {
+                     mapId: String, cancellation: LocalizationCancellation) throws -> LocalizationResult {
         let localizer = try loadedLocalizer(mapId: mapId)
         do {
-            return try localizer.localize(encoded: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity)
+            return try localizer.localize(encoded: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity,
+                                          cancellation: cancellation)
         } catch let error as LocalizationError {
             switch error {
+            case .cancelled: throw CancellationError()
             case .emptyMap: throw VPSBackendError.unavailable(error.description)
             case .invalidIntrinsics, .imageSizeMismatch, .image, .invalidGravity:
                 throw VPSBackendError.rejected(status: 422, message: error.description)

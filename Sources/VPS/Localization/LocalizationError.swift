@@ -13,6 +13,8 @@ public enum LocalizationError: Error, Sendable, Hashable, CustomStringConvertibl
     case emptyMap(String)
     /// The gravity vector is zero or not finite.
     case invalidGravity
+    /// The caller's `LocalizationCancellation` stopped the localization (deadline passed).
+    case cancelled
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum LocalizationError: Error, Sendable, Hashable, CustomStringConvertibl
         case .image(let e): "image: \(e)"
         case .emptyMap(let name): "map '\(name)' has no points or no retrieval vocabulary"
         case .invalidGravity: "gravity must be a finite, nonzero vector in camera coordinates"
+        case .cancelled: "the localization was cancelled before it finished"
         }
     }
 

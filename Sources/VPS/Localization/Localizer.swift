@@ -87,22 +87,33 @@ public final class Localizer: Sendable {
     /// - Throws: `LocalizationError` for input it cannot work with.
     public func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose? = nil,
                          gravity: SIMD3<Double>? = nil) throws -> LocalizationResult {
+        try localize(encoded: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity, cancellation: .none)
+    }
+
+    /// Localizes an encoded image, checking `cancellation` between stages (see
+    /// `LocalizationCancellation`). Throws `LocalizationError.cancelled` once it is cancelled.
+    public func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose? = nil,
+                         gravity: SIMD3<Double>? = nil,
+                         cancellation: LocalizationCancellation) throws -> LocalizationResult {
         if let why = intrinsics.problem { throw LocalizationError.invalidIntrinsics(why) }
+        try cancellation.check()
         var watch = Stopwatch()
         let image: GrayImage
         do { image = try GrayImage(decoding: bytes, maxPixels: options.maxImagePixels) } catch {
             throw LocalizationError.image(error)
         }
         let decode = watch.lap()
-        var result = try localize(image: image, intrinsics: intrinsics, prior: prior, gravity: gravity)
+        var result = try localize(image: image, intrinsics: intrinsics, prior: prior, gravity: gravity,
+                                  cancellation: cancellation)
         result.timings.decode = decode
         result.timings.total += decode
         return result
     }
 
-    /// Localizes a decoded gray image (see `localize(encoded:intrinsics:prior:gravity:)`).
+    /// Localizes a decoded gray image (see `localize(encoded:intrinsics:prior:gravity:cancellation:)`).
     public func localize(image: GrayImage, intrinsics: CameraIntrinsics, prior: Pose? = nil,
-                         gravity: SIMD3<Double>? = nil) throws -> LocalizationResult {
+                         gravity: SIMD3<Double>? = nil,
+                         cancellation: LocalizationCancellation = .none) throws -> LocalizationResult {
         if let why = intrinsics.problem { throw LocalizationError.invalidIntrinsics(why) }
         if let g = gravity, !(g.x.isFinite && g.y.isFinite && g.z.isFinite && length(g) > 0) {
             throw LocalizationError.invalidGravity
@@ -120,6 +131,7 @@ public final class Localizer: Sendable {
             keypoints = intrinsics.distortion.isEmpty ? features.keypoints : try intrinsics.undistort(features.keypoints)
         } catch { throw LocalizationError.image(error) }
         timings.extract = watch.lap()
+        try cancellation.check()
         // A gravity the map cannot be related to (its up is unknown) is ignored: the frame is
         // localized from the image alone.
         let query = Query(features: features, keypoints: keypoints, camera: intrinsics,
@@ -148,6 +160,7 @@ public final class Localizer: Sendable {
         // blurred sessions, at a quarter more search time.)
         let searches: [GlobalSearch] = fallbackProbes.map { [.words, .probes($0)] } ?? [.words]
         for search in searches where grownFrom == nil || unconfirmed != nil {
+            try cancellation.check()
             let a = try globalAttempt(query, search: search, timings: &timings)
             if accepts(a, query) {
                 attempt = try grow(a, query, timings: &timings)

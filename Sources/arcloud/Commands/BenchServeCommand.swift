@@ -10,7 +10,7 @@ struct BenchServeCommand: Command {
     static let help = """
         USAGE: arcloud bench serve --maps <dir> --map <id> --dataset <session-dir>
                                    [--frames 20] [--requests 100] [--rounds 7] [--concurrency 1,2,4,16]
-                                   [--threads N] [--workers N] [--idle-helpers N] [--json]
+                                   [--workers N] [--idle-helpers N] [--json]
 
         Starts the HTTP service on a free loopback port in this process and compares it with
         the same engine called in-process (the same decode, the same localizer settings, the
@@ -38,8 +38,9 @@ struct BenchServeCommand: Command {
 
         The client is cheap on purpose: each connection sends requests built before the
         run over a kept-alive socket and only looks for the status in the answer. Its CPU is
-        measured, and so is the server's, per request, by thread: localization workers,
-        libmicrohttpd's connection threads, the rest of the process.
+        measured, and so is the server's, per request, by thread: localization workers
+        (queued localizations), libmicrohttpd's connection threads (requests, and the
+        localizations they run themselves while a core is free), the rest of the process.
 
         OPTIONS:
           --maps <dir>           Directory of .vpsmap files (required)
@@ -49,8 +50,7 @@ struct BenchServeCommand: Command {
           --requests <n>         Timed requests per concurrency and round (default 100)
           --rounds <n>           Rounds (default 7)
           --concurrency <list>   Comma-separated HTTP concurrencies (default 1,2,4,16)
-          --threads <n>          Server connection threads (default: the cores, at least 2)
-          --workers <n>          Server localization workers (default: the cores)
+          --workers <n>          Server localizations at once (default: the cores)
           --idle-helpers <n>     Server idle-core helpers (default: the cores minus one;
                                  0 for none). The in-process side never uses them: its
                                  baseline is one thread
@@ -60,7 +60,7 @@ struct BenchServeCommand: Command {
         (a machine shared with other work cannot meet it reliably).
         """
     static let options: Set<String> = ["maps", "map", "dataset", "frames", "requests", "rounds", "concurrency",
-                                       "threads", "workers", "idle-helpers"]
+                                       "workers", "idle-helpers"]
     static let switches: Set<String> = ["json"]
 
     static func run(_ args: Arguments) async throws -> Int32 {
@@ -89,7 +89,7 @@ struct BenchServeCommand: Command {
         let store = try SQLiteTokenStore(path: ":memory:")
         let token = try store.create(name: "bench").token
         let server = VPSServer(engine: engine, tokens: store, configuration: VPSServerConfiguration(
-            port: 0, threads: try args.int("threads", default: VPSServerConfiguration.defaultThreads, range: 1...256),
+            port: 0,
             localizationWorkers: try args.int("workers", default: VPSServerConfiguration.defaultWorkers, range: 1...256),
             idleCoreHelpers: try args.int("idle-helpers", default: VPSServerConfiguration.defaultIdleCoreHelpers, range: 0...256),
             maxConnectionsPerClient: 0))
@@ -115,7 +115,7 @@ struct BenchServeCommand: Command {
         if args.has("json") {
             struct Output: Encodable {
                 var map: String; var frames: Int; var requestsPerMeasurement: Int; var cores: Int; var workers: Int
-                var connectionThreads: Int; var loadAverageBefore: [Double]; var loadAverageAfter: [Double]
+                var loadAverageBefore: [Double]; var loadAverageAfter: [Double]
                 var stolenCPUPercent: Double?
                 var summary: ServeBenchmark.Summary; var rounds: [ServeBenchmark.Round]
             }
@@ -123,14 +123,14 @@ struct BenchServeCommand: Command {
             e.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try e.encode(Output(
                 map: mapId, frames: frames.count, requestsPerMeasurement: requests, cores: bench.cores,
-                workers: server.configuration.localizationWorkers, connectionThreads: server.configuration.threads,
+                workers: server.configuration.localizationWorkers,
                 loadAverageBefore: loadBefore, loadAverageAfter: loadAfter, stolenCPUPercent: stolenPercent,
                 summary: summary, rounds: rounds)),
                          as: UTF8.self))
         } else {
-            print(String(format: "bench serve: map '%@', %d frames of %@; %d rounds x %d requests; %d cores, %d workers, %d connection threads",
+            print(String(format: "bench serve: map '%@', %d frames of %@; %d rounds x %d requests; %d cores, %d localizations at once",
                          mapId, frames.count, session.name, rounds.count, requests, bench.cores,
-                         server.configuration.localizationWorkers, server.configuration.threads))
+                         server.configuration.localizationWorkers))
             print(summary.text(loadBefore: loadBefore, loadAfter: loadAfter, stolenPercent: stolenPercent))
         }
         return rounds.contains { r in r.http.contains { $0.errors > 0 } } ? 1 : 0

@@ -9,7 +9,7 @@ struct ServeCommand: Command {
     static let help = """
         USAGE: arcloud serve --maps <dir> --db <tokens-file|postgresql://…>
                              [--host 127.0.0.1] [--port 8080]
-                             [--threads N] [--workers N] [--idle-helpers N] [--queue 64]
+                             [--workers N] [--idle-helpers N] [--queue 64]
                              [--budget 10] [--max-megapixels 12.2] [--max-connections 256]
                              [--max-connections-per-client 32] [--timeout 15]
                              [--head-timeout 10] [--min-body-rate 4096] [--max-body-mb 16]
@@ -24,11 +24,12 @@ struct ServeCommand: Command {
         `arcloud token create --db <same --db>`. Every request checks the token store, so a
         revocation applies at once; replicas that share a PostgreSQL store all honour it.
 
-        Localizations run on --workers threads (one per core by default), never on the
-        connection threads, so /healthz, /metrics and /v1/maps stay fast under load. When
-        the workers are busy and --queue localizations wait, more get 503 with Retry-After.
-        While a core is free of localizations (low load, or a worker waiting for its
-        client's next request), --idle-helpers threads run parts of the localizations in
+        Every connection has a thread of its own, so /healthz, /metrics and /v1/maps never
+        wait behind a localization. At most --workers localizations run at once (one per
+        core by default): on the connection's own thread while a core is free, else queued
+        for as many worker threads. When --queue localizations wait, more get 503 with
+        Retry-After. While a core is free of localizations (low load, or a client sending
+        its next request), --idle-helpers threads run parts of the localizations in
         progress (ORB on the pyramid levels), so they finish sooner; the answers are the same.
 
         Prints the bound URL on start. One JSON line per request goes to the access log
@@ -44,16 +45,16 @@ struct ServeCommand: Command {
                                   shared by every replica; its table is created when missing
           --host <address>        IPv4/IPv6 address to bind (default 127.0.0.1)
           --port <n>              Port; 0 picks a free one (default 8080)
-          --threads <n>           Connection threads (default: the cores, at least 2)
-          --workers <n>           Localization threads (default: the cores)
+          --workers <n>           Localizations at once (default: the cores)
           --idle-helpers <n>      Threads lending a free core to a localization in
                                   progress; 0 for none (default: the cores minus one)
-          --queue <n>             Localizations waiting for a worker at most (default 64)
+          --queue <n>             Localizations waiting for a core at most (default 64)
           --budget <seconds>      Time budget of one localization, queue wait included;
-                                  over it the answer is 503 time_budget_exceeded (default 10)
+                                  over it the answer is 503 time_budget_exceeded: at once
+                                  when queued, at its next stage when running (default 10)
           --max-megapixels <n>    Larger images are refused from their header with 422
                                   image_too_large (default 12.2: a 4032x3024 phone photo)
-          --max-connections <n>   Open connections at most (default 256)
+          --max-connections <n>   Open connections at most, each a thread (default 256)
           --max-connections-per-client <n>
                                   Open connections per client address; 0 for no cap, as
                                   behind a load balancer (default 32)
@@ -70,7 +71,7 @@ struct ServeCommand: Command {
           arcloud token create --db tokens.db --name demo
           arcloud serve --maps Maps --db tokens.db --port 8080
         """
-    static let options: Set<String> = ["maps", "db", "host", "port", "threads", "workers", "idle-helpers", "queue", "budget",
+    static let options: Set<String> = ["maps", "db", "host", "port", "workers", "idle-helpers", "queue", "budget",
                                        "max-megapixels", "max-connections", "max-connections-per-client", "timeout",
                                        "head-timeout", "min-body-rate", "max-body-mb", "drain-timeout", "cache-maps",
                                        "access-log"]
@@ -86,14 +87,13 @@ struct ServeCommand: Command {
         let configuration = VPSServerConfiguration(
             host: args.value("host") ?? "127.0.0.1",
             port: UInt16(try args.int("port", default: 8080, range: 0...65535)),
-            threads: try args.int("threads", default: VPSServerConfiguration.defaultThreads, range: 1...256),
             localizationWorkers: try args.int("workers", default: VPSServerConfiguration.defaultWorkers, range: 1...256),
             idleCoreHelpers: try args.int("idle-helpers", default: VPSServerConfiguration.defaultIdleCoreHelpers, range: 0...256),
             localizationQueue: try args.int("queue", default: 64, range: 0...100_000),
             localizationBudgetSeconds: try number(args, "budget", default: 10, range: 0.01...3600),
             maxImagePixels: args.value("max-megapixels") == nil ? VPSServerConfiguration.defaultMaxImagePixels
                 : Int(try number(args, "max-megapixels", default: 0, range: 0.01...1000) * 1_000_000),
-            maxConnections: try args.int("max-connections", default: 256, range: 1...100_000),
+            maxConnections: try args.int("max-connections", default: 256, range: 1...16_384),
             maxConnectionsPerClient: try args.int("max-connections-per-client", default: 32, range: 0...100_000),
             connectionTimeoutSeconds: try args.int("timeout", default: 15, range: 1...3600),
             headTimeoutSeconds: try number(args, "head-timeout", default: 10, range: 0.1...3600),
@@ -127,6 +127,13 @@ struct ServeCommand: Command {
         let signalName = await received.next() ?? "signal"
         withExtendedLifetime(sources) {}
         FileHandle.standardError.write(Data("arcloud serve: \(signalName): draining \(server.requestsInFlight) request(s) and stopping\n".utf8))
+        // stop() returns within the drain timeout plus one localizer stage; work that is not
+        // interrupted (a map's first load) could hold it longer: the process exits anyway.
+        let hardStop = configuration.shutdownGracePeriodSeconds + 5
+        DispatchQueue.global().asyncAfter(deadline: .now() + hardStop) {
+            FileHandle.standardError.write(Data(String(format: "arcloud serve: still stopping %.0f s after the signal; exiting\n", hardStop).utf8))
+            exit(1)
+        }
         server.stop()
         FileHandle.standardError.write(Data("arcloud serve: stopped\n".utf8))
         return 0

@@ -24,7 +24,8 @@ final class StubEngine: LocalizationEngine {
         return Self.scene
     }
 
-    func localize(image: [UInt8], request: LocalizeRequest) throws(LocalizationEngineError) -> LocalizeResponse {
+    func localize(image: [UInt8], request: LocalizeRequest,
+                  cancellation: LocalizationCancellation) throws(LocalizationEngineError) -> LocalizeResponse {
         calls.add(1, ordering: .relaxed)
         guard request.mapId == Self.mapId else { throw .unknownMap(request.mapId) }
         return LocalizeResponse(status: .localized, mapId: request.mapId, pose: Self.pose, sectionId: "main",
@@ -44,7 +45,7 @@ final class LocalVPSServer {
     init(port: UInt16 = 0, tokens: SQLiteTokenStore) throws {
         self.tokens = tokens
         server = VPSServer(engine: engine, tokens: tokens,
-                           configuration: VPSServerConfiguration(port: port, threads: 2, connectionTimeoutSeconds: 5))
+                           configuration: VPSServerConfiguration(port: port, connectionTimeoutSeconds: 5))
         try server.start()
     }
 
