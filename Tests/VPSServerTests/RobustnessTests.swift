@@ -87,6 +87,21 @@ import VPSServer
         #expect(f.server.requestsInFlight == 0)
     }
 
+    @Test func aLocalizationLongerThanTheIdleTimeoutIsStillAnswered() async throws {
+        let gate = DispatchSemaphore(value: 0)
+        defer { gate.signal() }
+        let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, localizationBudgetSeconds: 600,
+                                                                        connectionTimeoutSeconds: 1),
+                                  engine: TestOnlyEngine(gate: gate))
+        let inFlight = rawExchangeStarted(port: f.server.port, localizeRaw(token: f.allMaps), timeout: 600)
+        #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
+        // The server, not the client, is busy: the 1 s idle timeout must not close it.
+        try await Task.sleep(for: .seconds(3))
+        gate.signal()
+        let answer = try await inFlight.value.get()
+        #expect(answer.status == 200 && answer.body.contains(#""status":"localized""#), "\(answer.status) \(answer.body)")
+    }
+
     @Test func aLocalizationStillRunningAtTheDrainTimeoutIsStoppedAndAnswered503() async throws {
         let gate = DispatchSemaphore(value: 0)
         defer { gate.signal() }
