@@ -37,7 +37,9 @@ public final class MapDirectoryEngine: LocalizationEngine {
 
     public func localize(image: [UInt8], request: LocalizeRequest,
                          cancellation: LocalizationCancellation) throws(LocalizationEngineError) -> LocalizeResponse {
-        // A map's first load is not interrupted; the localization after it is.
+        // A map's first load is not interrupted (the localization after it is), so none starts
+        // for a request already cancelled.
+        if cancellation.isCancelled { throw .cancelled }
         let loaded = try cache.entry(request.mapId)
         do {
             let result = try loaded.value.withLocalizer {

@@ -116,9 +116,9 @@ final class ServiceMetrics: Sendable {
         out += s.queueWait.lines(name: "arcloud_localization_queue_seconds", labels: nil)
         out += Self.gauge("arcloud_maps_loaded", "Maps currently loaded in memory.", g.mapsLoaded)
         out += Self.gauge("arcloud_http_requests_in_flight", "Requests begun and not yet completed.", g.inFlight)
-        out += Self.gauge("arcloud_localization_workers", "Threads that run localizations.", g.workers)
-        out += Self.gauge("arcloud_localization_workers_busy", "Workers running a localization now.", g.workersBusy)
-        out += Self.gauge("arcloud_localization_queue_length", "Localizations waiting for a worker.", g.queued)
+        out += Self.gauge("arcloud_localization_workers", "Localizations that may run at once (one per core).", g.workers)
+        out += Self.gauge("arcloud_localization_workers_busy", "Localizations running now, on connection threads or workers.", g.workersBusy)
+        out += Self.gauge("arcloud_localization_queue_length", "Localizations waiting for a free core.", g.queued)
         out += Self.gauge("arcloud_idle_core_helpers", "Threads that lend a free core to localizations in progress.",
                           g.idleCoreHelpers)
         out += Self.single("arcloud_idle_core_helper_tasks_total", "Parts of localizations run by idle-core helpers.",
