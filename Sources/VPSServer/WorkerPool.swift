@@ -31,8 +31,8 @@ final class WorkerPool: @unchecked Sendable {
     private var busy = 0
     private var stopping = false
 
-    /// Starts `threads` worker threads named `<name>-<i>`; their jobs may hand parts of
-    /// their work to `helpers` (kept alive by the pool, which the threads keep alive).
+    /// Starts `threads` worker threads named `<name>-<i>`; every job, on a worker or a
+    /// caller, may hand parts of its work to `helpers` (kept alive by the pool).
     init(threads: Int, queueCapacity: Int, name: String, helpers: IdleCoreHelpers? = nil) {
         threadCount = max(1, threads)
         self.queueCapacity = max(0, queueCapacity)
@@ -40,8 +40,6 @@ final class WorkerPool: @unchecked Sendable {
         for i in 0..<threadCount {
             let t = Thread { [self] in
                 CurrentThread.setName("\(name)-\(i)")      // set from inside: the kernel sees it (top -H, perf)
-                self.helpers?.useOnCurrentThread()
-                defer { if self.helpers != nil { IdleCoreHelpers.stopUsingOnCurrentThread() } }
                 runWorker()
             }
             t.start()
@@ -73,13 +71,7 @@ final class WorkerPool: @unchecked Sendable {
         }
         busy += 1
         condition.unlock()
-        if let helpers {
-            helpers.useOnCurrentThread()
-            helpers.running(job)
-            IdleCoreHelpers.stopUsingOnCurrentThread()
-        } else {
-            job()
-        }
+        run(job)
         condition.lock()
         busy -= 1
         if head < queue.count { condition.signal() }       // a job queued meanwhile gets the core
@@ -102,6 +94,11 @@ final class WorkerPool: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Runs one job on the calling thread, with the helpers when there are any.
+    private func run(_ job: () -> Void) {
+        if let helpers { helpers.running(job) } else { job() }
+    }
+
     private func runWorker() {
         while true {
             condition.lock()
@@ -120,7 +117,7 @@ final class WorkerPool: @unchecked Sendable {
             }
             busy += 1
             condition.unlock()
-            if let helpers { helpers.running(job) } else { job() }
+            run(job)
             condition.lock()
             busy -= 1
             condition.unlock()

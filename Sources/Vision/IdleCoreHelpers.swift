@@ -4,13 +4,13 @@ import VisionCore
 ///
 /// The server runs each localization inside `running(_:)`. Helpers take a part of one only
 /// while fewer localizations run than there are cores, so a service busy on every core
-/// loses nothing to them, and one with a core free (at low load, or while a worker waits
-/// for its connection's next request) finishes the localization in progress sooner. Today
+/// loses nothing to them, and one with a core free (at low load, or while a client sends
+/// its next request) finishes the localization in progress sooner. Today
 /// ORB extraction uses them: the pyramid levels' corners and blurred copies, then each
 /// level's descriptors. Results are identical with and without helpers.
 ///
-/// Helpers serve only threads that opt in with `useOnCurrentThread()`; every other thread
-/// runs its calls alone (batch localization already keeps every core busy with a frame
+/// Helpers serve only threads inside `running(_:)` or opted in with `useOnCurrentThread()`;
+/// every other thread runs its calls alone (batch localization already keeps every core busy with a frame
 /// each, and a single-thread benchmark stays single-thread).
 public final class IdleCoreHelpers: @unchecked Sendable {
     // The C++ object is thread-safe; `handle` never changes.
@@ -35,11 +35,16 @@ public final class IdleCoreHelpers: @unchecked Sendable {
     /// Parts of localizations the helpers have run so far.
     public var tasksRun: Int { Int(vc_idle_helpers_tasks_run(handle)) }
 
-    /// Runs `job` (one localization) counted as running: while as many jobs run as there
-    /// are cores, helpers take no part of any.
+    /// Runs `job` (one localization) on the calling thread, counted as running and with
+    /// these helpers serving it: while as many jobs run as there are cores, helpers take no
+    /// part of any. The thread is opted out afterwards (`stopUsingOnCurrentThread()`).
     public func running<R, E: Error>(_ job: () throws(E) -> R) throws(E) -> R {
         vc_idle_helpers_job_started(handle)
-        defer { vc_idle_helpers_job_finished(handle) }
+        useOnCurrentThread()
+        defer {
+            Self.stopUsingOnCurrentThread()
+            vc_idle_helpers_job_finished(handle)
+        }
         return try job()
     }
 
