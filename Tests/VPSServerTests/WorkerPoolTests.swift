@@ -75,7 +75,9 @@ import VPSServer
         defer { gate.signal() }
         // It runs past its budget: the engine is told to stop, and the answer is 503 while
         // the gate is still closed.
-        let r = try await rawExchangeOffThread(port: f.server.port, localizeRaw(token: f.allMaps))
+        // The client waits as long as the held requests of the other tests: a loaded run (ASan)
+        // can starve the server's threads, and the gate stays closed until the answer is in.
+        let r = try await rawExchangeOffThread(port: f.server.port, localizeRaw(token: f.allMaps), timeout: 600)
         #expect(r.status == 503)
         #expect(r.headers["content-type"] == "application/json")
         #expect(r.body.contains(#""code":"time_budget_exceeded""#) && r.body.contains("running"), "\(r.body)")
@@ -100,7 +102,7 @@ import VPSServer
         let port = f.server.port, request = localizeRaw(token: f.allMaps)
         let running = rawExchangeStarted(port: port, request)
         #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
-        let queued = try await rawExchangeOffThread(port: port, request)
+        let queued = try await rawExchangeOffThread(port: port, request, timeout: 600)   // see above
         #expect(queued.status == 503)
         #expect(queued.body.contains(#""code":"time_budget_exceeded""#) && queued.body.contains("never started"),
                 "\(queued.body)")
