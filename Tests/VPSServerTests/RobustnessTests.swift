@@ -63,7 +63,7 @@ import VPSServer
     @Test func gracefulStopFinishesInFlightRequestsAndRefusesNewOnes() async throws {
         let gate = DispatchSemaphore(value: 0)
         let f = try ServerFixture(engine: TestOnlyEngine(gate: gate))
-        let inFlight = rawExchangeStarted(port: f.server.port, localizeRaw(token: f.allMaps), timeout: 600)
+        let inFlight = rawExchangeStarted(port: f.server.port, localizeRaw(token: f.allMaps))
         // Wait until the request is inside the engine.
         #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
         // `stop` blocks while it waits: on a Dispatch thread, so that on a 2-core machine it
@@ -94,7 +94,7 @@ import VPSServer
         let f = try ServerFixture(configuration: VPSServerConfiguration(port: 0, localizationBudgetSeconds: 600,
                                                                         connectionTimeoutSeconds: 1),
                                   engine: TestOnlyEngine(gate: gate))
-        let inFlight = rawExchangeStarted(port: f.server.port, localizeRaw(token: f.allMaps), timeout: 600)
+        let inFlight = rawExchangeStarted(port: f.server.port, localizeRaw(token: f.allMaps))
         #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
         // The server, not the client, is busy: the 1 s idle timeout must not close it.
         try await Task.sleep(for: .seconds(3))
@@ -107,7 +107,7 @@ import VPSServer
         let gate = DispatchSemaphore(value: 0)
         defer { gate.signal() }
         let f = try ServerFixture(engine: TestOnlyEngine(gate: gate))
-        let inFlight = rawExchangeStarted(port: f.server.port, localizeRaw(token: f.allMaps), timeout: 600)
+        let inFlight = rawExchangeStarted(port: f.server.port, localizeRaw(token: f.allMaps))
         #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
         // The gate stays closed: the drain timeout passes with the localization running on
         // its connection's thread. It is cancelled, answered, and `stop` returns.

@@ -37,6 +37,13 @@ final class ThreadTask<T: Sendable>: @unchecked Sendable {
 }
 
 /// `rawExchange` started at once on a thread of its own (`ThreadTask`).
-func rawExchangeStarted(port: UInt16, _ request: [UInt8], timeout: Double = 60) -> ThreadTask<Result<RawResponse, any Error>> {
+///
+/// Such a request is held: its answer comes only once the test lets it (opens a gate,
+/// stops the server), and the test gets there through `await`s that a loaded run (ASan,
+/// every suite at once on 2 cores) can starve for minutes. So the client waits 600 s by
+/// default; the timeout only guards against a hang, it measures nothing. (At 60 s, the
+/// running request of `aQueuedLocalizationIsAnswered503AtItsDeadlineWithoutStarting` gave
+/// up before its test opened the gate, in every ASan run.)
+func rawExchangeStarted(port: UInt16, _ request: [UInt8], timeout: Double = 600) -> ThreadTask<Result<RawResponse, any Error>> {
     ThreadTask { Result { try rawExchange(port: port, request, timeout: timeout) } }
 }

@@ -28,7 +28,7 @@ import VPSServer
         let idleSlowest = try await slowestOffThread(5, healthAndMaps)
         // Two localizations occupy both workers, a third waits in the queue.
         let request = localizeRaw(token: token)
-        let held = (0..<3).map { _ in rawExchangeStarted(port: port, request, timeout: 600) }
+        let held = (0..<3).map { _ in rawExchangeStarted(port: port, request) }
         #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
         #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
         // Wait until the third is queued (polled on a thread of its own: a loaded test run
