@@ -43,7 +43,7 @@ final class ThreadTask<T: Sendable>: @unchecked Sendable {
 /// every suite at once on 2 cores) can starve for minutes. So the client waits 600 s by
 /// default; the timeout only guards against a hang, it measures nothing. (At 60 s, the
 /// running request of `aQueuedLocalizationIsAnswered503AtItsDeadlineWithoutStarting` gave
-/// up before its test opened the gate, in every ASan run.)
+/// up before its test opened the gate, in 2 ASan runs of 2.)
 func rawExchangeStarted(port: UInt16, _ request: [UInt8], timeout: Double = 600) -> ThreadTask<Result<RawResponse, any Error>> {
     ThreadTask { Result { try rawExchange(port: port, request, timeout: timeout) } }
 }
