@@ -66,4 +66,9 @@ final class QueuedLocalization: @unchecked Sendable {   // every field below is 
 struct LocalizationAnswer {
     var response: HTTPResponseMessage
     var outcome: String
+    /// The 503 of a localization stopped before its answer (time budget, drain timeout).
+    /// Either the worker or the waiting connection thread may make one, and a worker's is
+    /// dropped when the connection thread gave up first: it is counted as a failed
+    /// localization where it is returned to the client, not where it is made.
+    var stopped = false
 }

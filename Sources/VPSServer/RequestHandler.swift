@@ -195,9 +195,7 @@ final class RequestHandler: Sendable {
 
     /// Counts a stopped localization as failed once, whichever party made its answer.
     private func counted(_ answer: LocalizationAnswer) -> LocalizationAnswer {
-        if answer.outcome == "time_budget_exceeded" || answer.outcome == "drain_timeout" {
-            metrics.recordLocalization(outcome: "failed")
-        }
+        if answer.stopped { metrics.recordLocalization(outcome: "failed") }
         return answer
     }
 
@@ -227,7 +225,7 @@ final class RequestHandler: Sendable {
         if abandoning.load(ordering: .relaxed) {
             var e = APIError.unavailable("the server stopped (drain timeout) before this localization finished")
             e.code = "drain_timeout"
-            return LocalizationAnswer(response: e.response, outcome: e.code)
+            return LocalizationAnswer(response: e.response, outcome: e.code, stopped: true)
         }
         let now = ContinuousClock.now
         let waited = (now - received).seconds
@@ -237,7 +235,7 @@ final class RequestHandler: Sendable {
                              + (running.map { String(format: "(queued %.2f s, running %.2f s)", waited - $0, $0) }
                                 ?? String(format: "(queued %.2f s, never started)", waited)),
                          headers: [("Retry-After", "1")])
-        return LocalizationAnswer(response: e.response, outcome: e.code)
+        return LocalizationAnswer(response: e.response, outcome: e.code, stopped: true)
     }
 
     /// Right after a response is queued: metrics and the access log are written now, so

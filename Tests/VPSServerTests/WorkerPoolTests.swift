@@ -88,6 +88,9 @@ import VPSServer
         let metrics = try await f.client(nil).metricsText()
         #expect(metrics.contains(#"arcloud_http_requests_total{route="/v1/localize",method="POST",status="503"} 1"#))
         #expect(metrics.contains(#"arcloud_localization_workers_busy 0"#))
+        // The stopped localization counts as failed once, the next one as localized.
+        #expect(metrics.contains(#"arcloud_localizations_total{outcome="failed"} 1"#))
+        #expect(metrics.contains(#"arcloud_localizations_total{outcome="localized"} 1"#))
     }
 
     @Test func aQueuedLocalizationIsAnswered503AtItsDeadlineWithoutStarting() async throws {
@@ -111,6 +114,9 @@ import VPSServer
         gate.signal()
         let late = try await running.value.get()
         #expect(late.status == 200 && late.body.contains(#""status":"localized""#))
+        // The queued localization that never started counts as failed, once.
+        let metrics = try await f.client(nil).metricsText()
+        #expect(metrics.contains(#"arcloud_localizations_total{outcome="failed"} 1"#))
     }
 
     @Test func thePixelCapRefusesFromTheImageHeader() async throws {

@@ -46,7 +46,8 @@ import VPS
         #expect(watched.isLocalized && watched.pose == plain.pose)
         let stages = never.asked.load(ordering: .relaxed)
         #expect(stages >= 3, "asked \(stages) times")
-        // Cancelled at the second question (after decoding): it stops there, asking no more.
+        // Cancelled at the second question (the first is before decoding, the second after
+        // feature extraction): it stops there, asking no more.
         let second = CountingCondition(cancelAt: 2)
         #expect(throws: LocalizationError.cancelled) {
             try localizer.localize(encoded: bytes, intrinsics: camera, cancellation: second.cancellation)
