@@ -132,6 +132,42 @@ public struct AbsolutePoseEstimator: Sendable, Hashable {
     public func estimate(pixels: [SIMD2<Double>], worldPoints: [SIMD3<Double>],
                          camera: CameraIntrinsics, sigmas: [Double] = [],
                          gravity: SIMD3<Double>? = nil) throws(VisionError) -> PoseEstimate {
+        try estimate(pixels: pixels, worldPoints: worldPoints, camera: camera, sigmas: sigmas, gravity: gravity,
+                     excluding: nil)
+    }
+
+    /// The region of pose space a rival search leaves out: rotations within
+    /// `maxRotationDegrees` of `pose` whose camera centre lies within `maxCentreDistance`
+    /// (world units) of its centre.
+    public struct Exclusion: Sendable, Hashable {
+        public var pose: CameraFromWorld
+        public var maxRotationDegrees: Double
+        public var maxCentreDistance: Double
+        public init(around pose: CameraFromWorld, maxRotationDegrees: Double, maxCentreDistance: Double) {
+            self.pose = pose; self.maxRotationDegrees = maxRotationDegrees; self.maxCentreDistance = maxCentreDistance
+        }
+    }
+
+    /// The best pose outside `exclusion`: the search `estimate` runs, with every hypothesis
+    /// locally optimised and dropped when it lies (before or after) inside the region. Around
+    /// an accepted pose this finds the best *other* local optimum of the same matches — a
+    /// rival that explains much of the same evidence (a planar patch's mirror solution, a
+    /// repeated facade) says the evidence does not determine the pose. Nil when no pose
+    /// outside the region has 4 inliers.
+    public func rival(excluding exclusion: Exclusion, pixels: [SIMD2<Double>], worldPoints: [SIMD3<Double>],
+                      camera: CameraIntrinsics, sigmas: [Double] = [],
+                      gravity: SIMD3<Double>? = nil) throws(VisionError) -> PoseEstimate? {
+        do {
+            return try estimate(pixels: pixels, worldPoints: worldPoints, camera: camera, sigmas: sigmas,
+                                gravity: gravity, excluding: exclusion)
+        } catch where error.code == .noSolution {
+            return nil
+        }
+    }
+
+    private func estimate(pixels: [SIMD2<Double>], worldPoints: [SIMD3<Double>], camera: CameraIntrinsics,
+                          sigmas: [Double], gravity: SIMD3<Double>?,
+                          excluding exclusion: Exclusion?) throws(VisionError) -> PoseEstimate {
         guard pixels.count == worldPoints.count, sigmas.isEmpty || sigmas.count == pixels.count else {
             throw VisionError(.invalidArgument,
                               "\(pixels.count) pixels for \(worldPoints.count) world points and \(sigmas.count) sigmas")
@@ -151,7 +187,14 @@ public struct AbsolutePoseEstimator: Sendable, Hashable {
                         packed.withUnsafeBufferPointer { p3 in
                             sigmas.withUnsafeBufferPointer { sg in
                                 let sgp = sg.isEmpty ? nil : sg.baseAddress
-                                if let g = gravity {
+                                if var ex = exclusion.map(Self.cExclusion) {
+                                    let down = gravity.map { [$0.x, $0.y, $0.z] } ?? []
+                                    status = down.withUnsafeBufferPointer { d in
+                                        vc_pose_estimate_rival(&cam, p.baseAddress, p3.baseAddress, sgp, Int32(n),
+                                                               d.isEmpty ? nil : d.baseAddress, options.gravitySigmaDegrees,
+                                                               &ex, &opts, &result, m.baseAddress)
+                                    }
+                                } else if let g = gravity {
                                     let down = [g.x, g.y, g.z]
                                     status = vc_pose_estimate_gravity(&cam, p.baseAddress, p3.baseAddress, sgp,
                                                                       Int32(n), down, options.gravitySigmaDegrees,
@@ -168,6 +211,16 @@ public struct AbsolutePoseEstimator: Sendable, Hashable {
         }
         try VisionError.check(status)
         return PoseEstimate(result, inliers: inliers)
+    }
+
+    private static func cExclusion(_ e: Exclusion) -> vc_pose_exclusion {
+        var c = vc_pose_exclusion()
+        let r = e.pose.rotation.rowMajor
+        withUnsafeMutableBytes(of: &c.R_cw) { $0.bindMemory(to: Double.self).update(fromContentsOf: r) }
+        c.t_cw = (e.pose.translation.x, e.pose.translation.y, e.pose.translation.z)
+        c.max_rotation_deg = e.maxRotationDegrees
+        c.max_centre_distance = e.maxCentreDistance
+        return c
     }
 
     /// Levenberg–Marquardt refinement of `start` on all correspondences (no outlier

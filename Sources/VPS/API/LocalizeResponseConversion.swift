@@ -25,6 +25,7 @@ extension LocalizationResult {
         timings.match = t["match"] ?? 0
         timings.solve = t["solve"] ?? 0
         timings.refine = t["refine"] ?? 0
+        timings.verify = t["verify"] ?? 0
         timings.total = t["total"] ?? 0
         self.init(status: response.status == .localized ? .localized : .rejected, pose: response.pose,
                   sectionId: response.sectionId, inliers: response.inliers, matches: response.matches ?? 0,

@@ -8,10 +8,10 @@ import Vision
 /// mode, or projection of the local map with a pose prior in tracking mode) → Hamming
 /// matching with a ratio test → LO-RANSAC with upright P2P when the device's gravity comes
 /// with the frame, Lambda Twist P3P otherwise → guided passes that project the local map
-/// with the pose to gather more matches → robust LM → accept or reject by inlier count,
-/// inlier ratio, reprojection error and tilt from gravity. A first pose with too few
-/// inliers (blur, dim light) may still be grown by the guided passes, under stricter
-/// checks (`WeakSeedOptions`).
+/// with the pose to gather more matches → robust LM → accept or reject (`PoseAcceptance`:
+/// the global matches must be significant a contrario, the pose determined within the
+/// promised accuracy, without a rival that fits as well, and explaining the image regions
+/// where the map expects structure).
 ///
 /// Gravity matters most on hard frames: blur leaves 5–10 right matches among a hundred,
 /// which a two-point sample finds in a few hundred draws and a three-point one in
@@ -34,6 +34,8 @@ public final class Localizer: Sendable {
     /// Vocabulary node → map points, for global matching.
     private let index: CandidateIndex
     let viewing: ViewingDirections
+    /// Each map point's triangulation covariance.
+    let pointUncertainty: PointUncertainty
     private let localMap: LocalMap
     /// The map's length scale: every length threshold is a multiple of it.
     public let scale: MapScale
@@ -57,23 +59,25 @@ public final class Localizer: Sendable {
         self.init(map: map, options: options, vocabulary: vocabulary, upright: Self.upDirection(of: map).map(UprightFrame.init),
                   index: CandidateIndex(map: map, vocabulary: vocabulary, depth: depth),
                   viewing: ViewingDirections(map: map),
+                  pointUncertainty: PointUncertainty(map: map, scaleFactor: Double(options.orb.scaleFactor)),
                   localMap: LocalMap(map: map, nearbyRadius: scale(options.nearbyKeyframeRadius)),
                   scale: scale, extractor: try ORBExtractor(options: options.queryORB(mapPoints: map.points.count)))
     }
 
     private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, upright: UprightFrame?,
-                 index: CandidateIndex, viewing: ViewingDirections, localMap: LocalMap, scale: MapScale,
-                 extractor: ORBExtractor) {
+                 index: CandidateIndex, viewing: ViewingDirections, pointUncertainty: PointUncertainty,
+                 localMap: LocalMap, scale: MapScale, extractor: ORBExtractor) {
         self.map = map; self.options = options; self.vocabulary = vocabulary; self.scale = scale
         self.upright = upright
-        self.index = index; self.viewing = viewing; self.localMap = localMap; self.extractor = extractor
+        self.index = index; self.viewing = viewing; self.pointUncertainty = pointUncertainty
+        self.localMap = localMap; self.extractor = extractor
         octaveSigma = (0..<max(options.orb.levels, 1)).map { pow(Double(options.orb.scaleFactor), Double($0)) }
     }
 
     /// Another localizer over the same map and index with its own scratch buffers.
     public func makeWorker() throws -> Localizer {
         Localizer(map: map, options: options, vocabulary: vocabulary, upright: upright, index: index, viewing: viewing,
-                  localMap: localMap, scale: scale, extractor: try ORBExtractor(options: extractor.options))
+                  pointUncertainty: pointUncertainty, localMap: localMap, scale: scale, extractor: try ORBExtractor(options: extractor.options))
     }
 
     /// Localizes an encoded image (JPEG or PNG).
@@ -139,49 +143,46 @@ public final class Localizer: Sendable {
 
         // Evidence first: a pose from matches that stand on their own. Guided matching
         // around a pose finds support for almost any pose (repeated texture, small
-        // candidate sets), so it only ever refines a pose that independent matches found:
-        // global ratio-test matches, or a prior-guided pose that agrees with the prior.
-        var attempt: Attempt?       // what the frame's result reports
-        var grownFrom: Attempt?     // the evidence `attempt` was grown from
-        var unconfirmed: String?    // why a weak seed's growth is not confirmed
-        var usedPrior = false
+        // candidate sets), so it only ever refines a pose that independent matches found —
+        // global ratio-test matches, or a prior-guided pose that agrees with the prior — and
+        // the grown pose is judged on that independent evidence (`PoseAcceptance`).
         if let prior, let a = try guidedAttempt(query, around: CameraFromWorld(prior),
                                                 search: options.priorSearch,
                                                 localPoints: localPoints(around: prior, inliersOf: nil),
                                                 timings: &timings).attempt,
-           accepts(a, query), let e = a.estimate, agrees(e.pose, with: prior) {
-            attempt = try grow(a, query, timings: &timings)
-            grownFrom = a
-            usedPrior = true
+           priorRejection(a, query) == nil, let e = a.estimate, agrees(e.pose, with: prior) {
+            let grown = try grow(a, query, timings: &timings)
+            return finish(grown, rejection: priorRejection(grown, query), evidence: nil, query, usedPrior: true,
+                          timings: timings)
         }
-        // Each global pose is grown at once: an acceptable one, or a weak seed that must
-        // then be confirmed; the multi-probe search, costlier, runs only while nothing is.
-        // (Growing the stronger of two weak seeds instead placed as many frames on six
-        // blurred sessions, at a quarter more search time.)
+        // Each global pose with a few inliers is grown at once and judged; the multi-probe
+        // search, costlier, runs only while none is accepted.
         let searches: [GlobalSearch] = fallbackProbes.map { [.words, .probes($0)] } ?? [.words]
-        for search in searches where grownFrom == nil || unconfirmed != nil {
+        var best: Verdict?          // accepted, or the rejected pose with the strongest evidence
+        var strongestFailed: Attempt?
+        for search in searches where best?.rejection != nil || best == nil {
             try cancellation.check()
             let a = try globalAttempt(query, search: search, timings: &timings)
-            if accepts(a, query) {
-                attempt = try grow(a, query, timings: &timings)
-                unconfirmed = nil
-                grownFrom = a
-            } else if isWeakSeed(a, query) {
-                let grown = try grow(a, query, timings: &timings)
-                attempt = grown
-                unconfirmed = confirmationProblem(grownFrom: a, grown, query)
-                grownFrom = a
-            } else if grownFrom == nil, attempt.map({ a.inliers > $0.inliers }) ?? true {
-                attempt = a  // nothing grown yet: report the strongest failed attempt
+            guard a.inliers >= (query.gravity == nil ? options.seedInliers : options.seedInliersWithGravity) else {
+                if strongestFailed.map({ a.inliers > $0.inliers }) ?? true { strongestFailed = a }
+                continue
+            }
+            let grown = try grow(a, query, timings: &timings)
+            var watch = Stopwatch()
+            let verdict = judge(grown, seed: a, query, searches: searches.count)
+            timings.verify += watch.lap()
+            if best.map({ verdict.rejection == nil || verdict.evidence.log10NFA < $0.evidence.log10NFA }) ?? true {
+                best = verdict
             }
         }
-        if !usedPrior, unconfirmed == nil, let ev = grownFrom, let grown = attempt, accepts(grown, query) {
-            var watch = Stopwatch()
-            unconfirmed = gravityDisagreement(ev, query)
-            timings.solve += watch.lap()
+        if let best {
+            return finish(best.attempt, rejection: best.rejection, evidence: best.evidence, query, usedPrior: false,
+                          timings: timings)
         }
-        timings.total = timings.extract + timings.retrieve + timings.match + timings.solve + timings.refine
-        return decide(attempt, query, usedPrior: usedPrior, unconfirmed: unconfirmed, timings: timings)
+        let gate = query.gravity == nil ? options.seedInliers : options.seedInliersWithGravity
+        let why = strongestFailed?.estimate == nil ? "no pose: \(strongestFailed?.matches.count ?? 0) tentative matches"
+            : "too few inliers to judge (\(strongestFailed?.inliers ?? 0) < \(gate))"
+        return finish(strongestFailed, rejection: why, evidence: nil, query, usedPrior: false, timings: timings)
     }
 
     /// The multi-probe fallback, unless the candidates are already the whole map.
@@ -295,7 +296,7 @@ public final class Localizer: Sendable {
         let matches = try matcher.match(query: query.features.descriptors, train: map.points.descriptors,
                                         candidates: lists)
         timings.match += watch.lap()
-        guard matches.count >= options.minInliers else { return (nil, lists) }
+        guard matches.count >= options.seedInliers else { return (nil, lists) }
         let attempt = solve(matches, query, gravity: query.gravity)
         timings.solve += watch.lap()
         return (attempt, lists)
@@ -315,7 +316,7 @@ public final class Localizer: Sendable {
     }
 
     /// The local map around `pose` (and the keyframes that see `attempt`'s inliers).
-    private func localPoints(around pose: Pose, inliersOf attempt: Attempt?) -> [Int32] {
+    func localPoints(around pose: Pose, inliersOf attempt: Attempt?) -> [Int32] {
         let inlierPoints = attempt.map { Array($0.inlierMatches.map(\.train)) } ?? []
         return localMap.points(observedBy: localMap.keyframes(around: pose, inlierPoints: inlierPoints), in: map)
     }
@@ -352,7 +353,7 @@ public final class Localizer: Sendable {
             if implausible.isEmpty { return Attempt(estimate: e, matches: matches) }
             e.inlierCount -= implausible.count
             for k in implausible { e.inliers[k] = false }
-            if e.inlierCount >= options.minInliers, e.inlierCount >= 2 * implausible.count {
+            if e.inlierCount >= options.seedInliers, e.inlierCount >= 2 * implausible.count {
                 return Attempt(estimate: e, matches: matches)
             }
             matches = matches.enumerated().filter { !implausible.contains($0.offset) }.map(\.element)
@@ -360,20 +361,26 @@ public final class Localizer: Sendable {
         return Attempt(estimate: nil, matches: all)
     }
 
-    private func decide(_ a: Attempt?, _ query: Query, usedPrior: Bool, unconfirmed: String?,
+    /// The frame's result for `a` (nil: no pose at all), rejected when `rejection` says why.
+    private func finish(_ a: Attempt?, rejection: String?, evidence: PoseEvidence?, _ query: Query, usedPrior: Bool,
                         timings: StageTimings) -> LocalizationResult {
+        var timings = timings
+        timings.total = timings.extract + timings.retrieve + timings.match + timings.solve + timings.refine + timings.verify
         let matches = a?.matches.count ?? 0
         var result: LocalizationResult
-        if let why = rejection(a, query) ?? unconfirmed {
+        if let why = rejection ?? (a?.estimate == nil ? "no pose: \(matches) tentative matches" : nil) {
             result = LocalizationResult(status: .rejected, inliers: a?.inliers ?? 0, matches: matches,
                                         reprojectionError: a?.estimate?.rmsError ?? 0, reason: why,
                                         usedPrior: usedPrior, timings: timings)
+            result.evidence = evidence
+            result.evidence?.candidate = a?.estimate?.pose
         } else {
             let e = a!.estimate!
             result = LocalizationResult(status: .localized, pose: e.pose,
                                         sectionId: majoritySection(of: a!) ?? sectionContaining(e.pose.center),
                                         inliers: e.inlierCount, matches: matches, reprojectionError: e.rmsError,
                                         usedPrior: usedPrior, timings: timings)
+            result.evidence = evidence
         }
         if let a {
             let keypoints = query.features.keypoints

@@ -2,18 +2,133 @@ import Foundation
 import Geometry
 import Vision
 
-/// When a pose counts: the acceptance thresholds, the checks a pose grown from a weak seed
-/// must pass, and the checks against the device's gravity and a tracking prior. Each
-/// returns a reason a person can read, which the frame's result reports.
+/// When a pose counts (`PoseAcceptance`), and the checks against the device's gravity and a
+/// tracking prior. Each rejection gives a reason a person can read, which the frame's result
+/// reports, with the measured evidence (`PoseEvidence`).
 extension Localizer {
-    func accepts(_ a: Attempt, _ query: Query) -> Bool { rejection(a, query) == nil }
+    /// A pose and what it was judged on.
+    struct Verdict {
+        var attempt: Attempt
+        var evidence: PoseEvidence
+        /// Why the pose does not count, or nil when it does.
+        var rejection: String?
+    }
 
-    /// A pose with too few inliers to accept, but enough to grow by guided matching.
-    func isWeakSeed(_ a: Attempt, _ query: Query) -> Bool {
-        guard let e = a.estimate else { return false }
-        let minInliers = query.gravity == nil ? options.weakSeed.minInliers : options.weakSeed.minInliersWithGravity
-        return e.inlierCount >= minInliers && e.rmsError <= options.maxReprojectionError
-            && tilt(of: e.cameraFromWorld, from: query.gravity) <= options.maxGravityTilt
+    /// Judges `grown`, the pose grown from the global matches of `seed`, by the four
+    /// questions of `PoseAcceptance`, cheapest first; the evidence records what was
+    /// measured up to the first failure.
+    func judge(_ grown: Attempt, seed: Attempt, _ query: Query, searches: Int) -> Verdict {
+        let a = options.acceptance
+        guard let e = grown.estimate else {
+            return Verdict(attempt: grown, evidence: PoseEvidence(log10NFA: .infinity, rotationSigmaDegrees: .infinity,
+                                                                  positionSigma: .infinity),
+                           rejection: "no pose: \(grown.matches.count) tentative matches")
+        }
+        var verdict = Verdict(attempt: grown, evidence: PoseEvidence(log10NFA: .infinity, rotationSigmaDegrees: .infinity,
+                                                                     positionSigma: .infinity))
+        if let why = consistencyProblem(e, query) {
+            verdict.rejection = why
+            return verdict
+        }
+        let pose = e.cameraFromWorld
+        // 1. More than chance.
+        let evidence = GlobalEvidence(self, matches: seed.matches, query)
+        let s = evidence.significance(under: pose, sampleSize: query.gravity == nil ? 3 : 2, searches: searches)
+        verdict.evidence.log10NFA = s.log10NFA
+        verdict.evidence.globalMatches = seed.matches.count
+        verdict.evidence.globalInliers = s.inliers
+        verdict.evidence.inlierRegions = s.regions
+        verdict.evidence.radius = s.radius
+        verdict.evidence.background = s.background
+        if !(s.log10NFA <= a.maxLog10NFA) {
+            verdict.rejection = String(format: "matches no better than chance: %d of %d within %.0f px, in %d image regions, NFA 10^%.1f above 10^%.0f",
+                                       s.inliers, seed.matches.count, s.radius, s.regions, s.log10NFA, a.maxLog10NFA)
+            return verdict
+        }
+        // 2. Determined.
+        let u = uncertainty(of: grown, query)
+        verdict.evidence.rotationSigmaDegrees = u.rotationDegrees
+        verdict.evidence.positionSigma = u.centre / scale.length
+        let k = a.confidenceSigmas
+        if !(k * u.rotationDegrees <= a.tolerance.degrees && k * u.centre <= scale(a.tolerance.scales)) {
+            verdict.rejection = String(format: "pose not determined: %.0fσ is %.1f° and %.1f %% of the map scale, above %.0f° or %.0f %%",
+                                       k, k * u.rotationDegrees, 100 * k * u.centre / scale.length,
+                                       a.tolerance.degrees, 100 * a.tolerance.scales)
+            return verdict
+        }
+        // 4. Explains the image (before 3: it is cheaper).
+        let distinctive = grown.inlierMatches.filter { $0.distance <= a.distinctiveDistance }
+            .map { query.keypoints[$0.query].position }
+        let local = localPoints(around: e.pose, inliersOf: grown)
+        let counts = a.coverage.counts(predicted: predictedVisible(from: pose, query.camera, among: local,
+                                                                   maxViewingAngle: options.maxViewingAngle),
+                                       inliers: distinctive, width: query.camera.width, height: query.camera.height)
+        verdict.evidence.coverage = PoseEvidence.Coverage(explained: counts.explained, expected: counts.expected,
+                                                          distinctiveInliers: distinctive.count)
+        // Unexplained regions weigh against the global evidence (explained ones cannot stand
+        // in for it: they come from guided matches, found where the pose looked).
+        let weakened = s.log10NFA + max(0, -a.coverage.log10LikelihoodRatio(counts))
+        if !a.coverage.accepts(counts) || weakened > a.maxLog10NFA {
+            verdict.rejection = String(format: "explains %d of %d image regions where the map expects structure (evidence with the unexplained ones 10^%.1f, needs 10^%.0f and more than half)",
+                                       counts.explained, counts.expected, weakened, a.maxLog10NFA)
+            return verdict
+        }
+        // 3. The only explanation.
+        if let rival = evidence.rival(of: pose, outside: a.rivalRegion, radius: s.radius,
+                                      sampleSize: query.gravity == nil ? 3 : 2, searches: searches) {
+            verdict.evidence.rivalNFA = rival.significance.log10NFA
+            verdict.evidence.rivalInliers = rival.significance.inliers
+            if rival.significance.log10NFA <= a.maxLog10NFA, rival.significance.log10NFA - s.log10NFA < a.rivalMargin {
+                let d = rival.pose.pose.error(to: e.pose)
+                verdict.rejection = String(format: "ambiguous: a pose %.0f° and %.2f map scales away fits %d matches, NFA 10^%.1f against 10^%.1f",
+                                           d.rotationDegrees, d.translation / scale.length, rival.significance.inliers,
+                                           rival.significance.log10NFA, s.log10NFA)
+                return verdict
+            }
+        }
+        if query.gravity != nil, let why = gravityDisagreement(seed, query) {
+            verdict.rejection = why
+        }
+        return verdict
+    }
+
+    /// Why `e` fails the checks every pose must pass (reprojection error, tilt from the
+    /// measured gravity), or nil.
+    func consistencyProblem(_ e: PoseEstimate, _ query: Query) -> String? {
+        if e.rmsError > options.maxReprojectionError {
+            return String(format: "reprojection error %.2f px above %.2f px", e.rmsError, options.maxReprojectionError)
+        }
+        let tilt = tilt(of: e.cameraFromWorld, from: query.gravity)
+        if tilt > options.maxGravityTilt {
+            return String(format: "pose tilts %.1f° from the measured gravity (at most %.1f°)", tilt, options.maxGravityTilt)
+        }
+        return nil
+    }
+
+    /// The first-order uncertainty of `a`'s pose from its inliers, with keypoint noise and
+    /// each map point's own uncertainty projected into the image.
+    func uncertainty(of a: Attempt, _ query: Query) -> PoseUncertainty {
+        let undetermined = PoseUncertainty(rotationDegrees: .infinity, centre: .infinity, isDetermined: false)
+        guard let e = a.estimate else { return undetermined }
+        let inliers = Array(a.inlierMatches)
+        let keypoints = query.keypoints, camera = query.camera
+        let pose = e.cameraFromWorld
+        var world = inliers.map { map.points.position($0.train) }
+        let pointSigmas = zip(inliers, world).map { m, x in
+            pointUncertainty.pixelDeviation(of: m.train, at: x, pose: pose, camera: camera)
+        }
+        // The gravity prior compares with the world's +y: work in the map's upright frame
+        // (rotation deviations in the camera frame and centre distances do not change).
+        var solved = pose
+        if query.gravity != nil, let u = upright, !u.isIdentity {
+            world = world.map { u.fromMap * $0 }
+            solved.rotation = pose.rotation * u.fromMap.transposed
+        }
+        return (try? PoseUncertainty(of: solved, pixels: inliers.map { keypoints[$0.query].position },
+                                     worldPoints: world, camera: camera, noise: options.acceptance.keypointNoise,
+                                     sigmas: inliers.map { octaveSigma[min(keypoints[$0.query].octave, octaveSigma.count - 1)] },
+                                     pointSigmas: pointSigmas, gravity: query.gravity,
+                                     gravitySigmaDegrees: options.ransac.gravitySigmaDegrees)) ?? undetermined
     }
 
     /// Why the global matches of `evidence` contradict the measured gravity, or nil.
@@ -45,66 +160,22 @@ extension Localizer {
         return angleDegrees(between: pose.rotation * upright.down, and: g)
     }
 
-    /// Why a pose grown from a weak seed is not confirmed, or nil when it is: it must pass a
-    /// stricter acceptance, with enough distinctive inliers, and explain with them every part
-    /// of the image the map says it shows. The inlier counts asked for scale with what the
-    /// map can show from the pose (`WeakSeedOptions.grownVisibleShare`): a sparse map of a few
-    /// hundred points cannot give a true pose the fifty inliers a dense one gives.
-    func confirmationProblem(grownFrom seed: Attempt, _ grown: Attempt, _ query: Query) -> String? {
-        let weak = "weak seed (\(seed.inliers) inliers)"
-        let w = options.weakSeed
-        guard let e = grown.estimate else { return "\(weak) did not grow" }
-        let distinctive = grown.inlierMatches.filter { $0.distance <= w.distinctiveDistance }
-            .map { query.keypoints[$0.query].position }
-        // Projecting the whole map (28,000 points on the gallery) is the costly part: a pose
-        // that meets the dense-map counts, which are the most ever asked, needs it only for
-        // the coverage check, after the cheap ones.
-        var predicted: [SIMD2<Double>]?
-        var needed = (inliers: w.minGrownInliers, distinctive: w.minDistinctiveInliers)
-        if grown.inliers < needed.inliers || distinctive.count < needed.distinctive {
-            let p = predictedVisible(from: e.cameraFromWorld, query.camera)
-            predicted = p
-            needed = w.needed(visible: p.count)
-        }
-        let visible = predicted.map { " (\($0.count) map points predicted visible)" } ?? ""
-        if grown.inliers < needed.inliers {
-            return "\(weak) grew to \(grown.inliers) < \(needed.inliers) inliers\(visible)"
-        }
-        let ratio = Double(e.inlierCount) / Double(max(grown.matches.count, 1))
-        if ratio < w.minGrownInlierRatio {
-            return String(format: "%@ grew to inlier ratio %.2f below %.2f", weak, ratio, w.minGrownInlierRatio)
-        }
-        if distinctive.count < needed.distinctive {
-            return "\(weak) grew to \(distinctive.count) < \(needed.distinctive) distinctive inliers\(visible)"
-        }
-        let centre = e.pose.center
-        let nearest = map.keyframes.lazy.map { length($0.pose.translation - centre) }.min() ?? .infinity
-        if nearest > scale(w.maxDistanceToKeyframes) {
-            return String(format: "%@ grew to a pose %.2f map scales from the nearest mapping keyframe", weak,
-                          nearest / scale.length)
-        }
-        let counts = w.coverage.counts(predicted: predicted ?? predictedVisible(from: e.cameraFromWorld, query.camera),
-                                       inliers: distinctive,
-                                       width: query.camera.width, height: query.camera.height)
-        if !w.coverage.accepts(counts) {
-            return "\(weak) grew to a pose that explains \(counts.explained) of \(counts.expected) image regions"
-        }
-        return nil
-    }
-
-    /// Where `pose` predicts the map points it can see: in front of the camera, within
-    /// their mapped viewing directions, projecting into the image.
-    func predictedVisible(from pose: CameraFromWorld, _ camera: CameraIntrinsics) -> [SIMD2<Double>] {
+    /// Where `pose` predicts the map points of `subset` it can see: in front of the camera,
+    /// within `maxViewingAngle` degrees of their mapped viewing directions, projecting into
+    /// the image.
+    func predictedVisible(from pose: CameraFromWorld, _ camera: CameraIntrinsics, among subset: [Int32],
+                          maxViewingAngle: Double) -> [SIMD2<Double>] {
         let centre = pose.pose.center
-        let minCos = cos(options.maxViewingAngle * .pi / 180)
+        let minCos = cos(maxViewingAngle * .pi / 180)
         let minDepth = scale(options.projectionDepth.lowerBound)
         let w = Double(camera.width), h = Double(camera.height)
-        return (0..<map.points.count).compactMap { i -> SIMD2<Double>? in
+        return subset.compactMap { p -> SIMD2<Double>? in
+            let i = Int(p)
             let x = map.points.position(i)
             let c = pose.apply(x)
             guard c.z > minDepth, viewing.isPlausible(point: i, at: x, from: centre, minCos: minCos),
-                  let p = camera.project(c), p.x >= 0, p.y >= 0, p.x < w, p.y < h else { return nil }
-            return p
+                  let q = camera.project(c), q.x >= 0, q.y >= 0, q.x < w, q.y < h else { return nil }
+            return q
         }
     }
 
@@ -129,25 +200,68 @@ extension Localizer {
         return Double(kept) / Double(e.inlierCount)
     }
 
-    /// Why an attempt fails acceptance, or nil when it passes.
-    func rejection(_ a: Attempt?, _ query: Query) -> String? {
+    /// Why a pose found around a tracking prior fails acceptance, or nil when it passes
+    /// (see `LocalizerOptions.minInliers`: guided matches are judged by counts, and by the
+    /// odometry they must agree with).
+    func priorRejection(_ a: Attempt?, _ query: Query) -> String? {
         guard let a, let e = a.estimate else {
             return "no pose: \(a?.matches.count ?? 0) tentative matches"
         }
         if e.inlierCount < options.minInliers {
-            return "too few inliers (\(e.inlierCount) < \(options.minInliers))"
+            return "too few inliers around the tracking prior (\(e.inlierCount) < \(options.minInliers))"
         }
         let ratio = Double(e.inlierCount) / Double(max(a.matches.count, 1))
         if ratio < options.minInlierRatio {
-            return String(format: "inlier ratio %.2f below %.2f", ratio, options.minInlierRatio)
+            return String(format: "inlier ratio %.2f around the tracking prior below %.2f", ratio, options.minInlierRatio)
         }
-        if e.rmsError > options.maxReprojectionError {
-            return String(format: "reprojection error %.2f px above %.2f px", e.rmsError, options.maxReprojectionError)
-        }
-        let tilt = tilt(of: e.cameraFromWorld, from: query.gravity)
-        if tilt > options.maxGravityTilt {
-            return String(format: "pose tilts %.1f° from the measured gravity (at most %.1f°)", tilt, options.maxGravityTilt)
-        }
-        return nil
+        return consistencyProblem(e, query)
+    }
+}
+
+/// The global matches of one frame as the acceptance tests read them: keypoint positions,
+/// noise scales and map points, gathered once.
+struct GlobalEvidence {
+    let localizer: Localizer
+    let query: Localizer.Query
+    let matches: [DescriptorMatch]
+    let pixels: [SIMD2<Double>]
+    let sigmas: [Double]
+    let world: [SIMD3<Double>]
+
+    init(_ localizer: Localizer, matches: [DescriptorMatch], _ query: Localizer.Query) {
+        self.localizer = localizer; self.query = query; self.matches = matches
+        let keypoints = query.keypoints, octaveSigma = localizer.octaveSigma
+        pixels = matches.map { keypoints[$0.query].position }
+        sigmas = matches.map { octaveSigma[min(keypoints[$0.query].octave, octaveSigma.count - 1)] }
+        world = matches.map { localizer.map.points.position($0.train) }
+    }
+
+    /// The a-contrario significance of the matches under `pose`.
+    func significance(under pose: CameraFromWorld, sampleSize: Int, searches: Int,
+                      radii: [Double]? = nil) -> EvidenceSignificance.Result {
+        let camera = query.camera
+        let tests = EvidenceSignificance.log10Hypotheses(matches: matches.count, sampleSize: sampleSize,
+                                                         solutionsPerSample: sampleSize == 3 ? 4 : 2, searches: searches)
+        return EvidenceSignificance().evaluate(keypoints: pixels, sigmas: sigmas,
+                                               projections: world.map { camera.project(pose.apply($0)) },
+                                               imageSize: SIMD2(Double(camera.width), Double(camera.height)), log10Tests: tests,
+                                               sampleSize: sampleSize, radii: radii)
+    }
+
+    /// The best other local optimum of the matches outside `region` around `pose`, with its
+    /// significance at `radius` (the pose's own inlier radius, so the two compare).
+    func rival(of pose: CameraFromWorld, outside region: RelativeTolerance, radius: Double, sampleSize: Int,
+               searches: Int) -> (pose: CameraFromWorld, significance: EvidenceSignificance.Result)? {
+        let rotate = query.gravity != nil && localizer.upright.map { !$0.isIdentity } == true ? localizer.upright : nil
+        var around = pose
+        if let r = rotate { around.rotation = pose.rotation * r.fromMap.transposed }
+        let exclusion = AbsolutePoseEstimator.Exclusion(around: around, maxRotationDegrees: region.degrees,
+                                                        maxCentreDistance: localizer.scale(region.scales))
+        guard let found = try? AbsolutePoseEstimator(options: localizer.options.ransac)
+            .rival(excluding: exclusion, pixels: pixels, worldPoints: rotate.map { r in world.map { r.fromMap * $0 } } ?? world,
+                   camera: query.camera, sigmas: sigmas, gravity: query.gravity) else { return nil }
+        var p = found.cameraFromWorld
+        if let r = rotate { p.rotation = p.rotation * r.fromMap }
+        return (p, significance(under: p, sampleSize: sampleSize, searches: searches, radii: [radius]))
     }
 }

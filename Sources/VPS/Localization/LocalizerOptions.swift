@@ -65,18 +65,27 @@ public struct LocalizerOptions: Sendable, Hashable {
     /// 2.1 → 1.7 cm, walk 0.96 → 0.81 cm).
     public var ransac = RansacOptions(threshold: 4, confidence: 0.999, maxIterations: 1000,
                                       refinementLoss: .cauchy(scale: 4))
-    /// Acceptance: at least this many inliers…
+    /// When a pose counts (`PoseAcceptance`): how unlikely its evidence is by chance, how
+    /// well it is determined, that no other pose explains the evidence as well, and that it
+    /// explains the image regions where the map predicts structure.
+    public var acceptance = PoseAcceptance()
+    /// Global inliers a pose needs before it is grown by guided matching and judged: a cost
+    /// gate only (a pose with fewer is never significant), lower when the frame's gravity is
+    /// known (upright P2P finds the few true matches of a blurred frame as a consistent set).
+    public var seedInliers = 8
+    public var seedInliersWithGravity = 5
+    /// A pose found around a tracking prior is judged on guided matches, which were picked
+    /// near the prior's projections and so cannot be tested against chance the way global
+    /// matches are; its independent evidence is the device odometry it must agree with
+    /// (`priorTolerance`). It needs at least this many inliers…
     public var minInliers = 20
-    /// …making up at least this fraction of the tentative matches…
+    /// …making up at least this fraction of the guided matches…
     public var minInlierRatio = 0.15
-    /// …with at most this RMS reprojection error (pixels)…
+    /// …and, like every pose, at most this RMS reprojection error (pixels)…
     public var maxReprojectionError = 2.5
     /// …and, when the frame comes with the device's gravity, tilting at most this many
     /// degrees from it (phone IMUs measure gravity to a fraction of a degree).
     public var maxGravityTilt = 3.0
-    /// Frames whose best global pose falls short of `minInliers` (blur, dim light) may
-    /// still be placed by growing that pose with guided matching, under stricter checks.
-    public var weakSeed = WeakSeedOptions()
     /// Images larger than this many pixels are refused before decoding.
     public var maxImagePixels = 40_000_000
 
@@ -99,54 +108,6 @@ public struct RelativeTolerance: Sendable, Hashable {
     public var scales: Double
     public var degrees: Double
     public init(scales: Double, degrees: Double) { self.scales = scales; self.degrees = degrees }
-}
-
-/// When and how a pose with too few inliers is grown and confirmed (see `LocalizerOptions.weakSeed`).
-public struct WeakSeedOptions: Sendable, Hashable {
-    /// Global inliers needed to try growing a pose; `Int.max` turns weak seeds off.
-    public var minInliers = 8
-    /// The same when the frame's gravity is known: upright P2P finds the few true matches
-    /// of a blurred frame as a consistent set, and the seed's tilt is checked.
-    public var minInliersWithGravity = 5
-    /// Inliers the grown pose needs (at most; see `visibleShare`)…
-    public var minGrownInliers = 50
-    /// …as a fraction of its guided matches (a sanity bound: wrong poses grown on other
-    /// scenes had ratios of 0.85–0.93, right ones on blurred frames 0.58 and up, so the
-    /// checks below are what tell them apart)…
-    public var minGrownInlierRatio = 0.5
-    /// …at least this many of them distinctive, within `distinctiveDistance` bits of their
-    /// map point: guided matching admits any descriptor within `guidedMaxDistance` near a
-    /// predicted projection, which random texture offers around any pose. On the shipped
-    /// and extra negative sessions, wrong poses grew to 58–106 such inliers with 4–18
-    /// distinctive ones; right ones on blurred, dim frames had 55 or more (a poster hung in
-    /// two scenes gives 44–61: `coverage` catches those)…
-    public var minDistinctiveInliers = 40
-    public var distinctiveDistance = 40
-    /// On a sparse map the counts above are out of reach for a true pose: a view of a few
-    /// hundred mapped points cannot hold fifty inliers. Each count asked for is then this
-    /// share of the map points the pose predicts visible, but never below `minGrownFloor`
-    /// / `minDistinctiveFloor`.
-    public var grownVisibleShare = 0.25
-    public var distinctiveVisibleShare = 0.2
-    public var minGrownFloor = 20
-    public var minDistinctiveFloor = 16
-    /// …its camera must be within this distance of a mapping keyframe, in map scales
-    /// (`MapScale`; 3 m on the gallery map)…
-    public var maxDistanceToKeyframes = 3.0 / 3.5
-    /// …and its distinctive inliers must explain the image regions where the map predicts
-    /// structure (a poster that also hangs elsewhere explains only its own region).
-    var coverage = ImageCoverage()
-
-    public init() {}
-
-    /// Grown and distinctive inliers needed when the pose predicts `visible` map points.
-    func needed(visible: Int) -> (inliers: Int, distinctive: Int) {
-        func share(_ f: Double, floor: Int, cap: Int) -> Int {
-            min(cap, max(floor, Int((f * Double(visible)).rounded(.up))))
-        }
-        return (share(grownVisibleShare, floor: minGrownFloor, cap: minGrownInliers),
-                share(distinctiveVisibleShare, floor: minDistinctiveFloor, cap: minDistinctiveInliers))
-    }
 }
 
 /// Multi-probe global matching (after Lv et al.'s multi-probe LSH, applied to the

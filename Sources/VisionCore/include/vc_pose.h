@@ -78,6 +78,28 @@ vc_status vc_pose_estimate_gravity(const vc_pinhole *camera, const double *point
                                    const vc_ransac_options *options, vc_pose_result *result,
                                    uint8_t *inlier_mask);
 
+/* A region of pose space around a pose: rotations within max_rotation_deg of R_cw and camera
+ * centres within max_centre_distance (world units) of −R_cwᵀ t_cw. */
+typedef struct vc_pose_exclusion {
+    double R_cw[9];              /* world → camera rotation, row-major */
+    double t_cw[3];
+    double max_rotation_deg;
+    double max_centre_distance;
+} vc_pose_exclusion;
+
+/* The best pose *outside* `exclusion` (caller-owned, read only): as vc_pose_estimate_weighted
+ * (down_cam NULL) or vc_pose_estimate_gravity (down_cam non-NULL), but every hypothesis is
+ * locally optimised and dropped when it lies, before or after, within the region. Given the
+ * region of an accepted pose, it finds the best other local optimum of the same matches: a
+ * rival pose that explains much the same evidence (a planar target's mirror solution, a
+ * repeated facade) means the evidence does not determine the pose. Errors as
+ * vc_pose_estimate; VC_ERR_NO_SOLUTION when no pose outside the region has 4 inliers. */
+vc_status vc_pose_estimate_rival(const vc_pinhole *camera, const double *points2d, const double *points3d,
+                                 const double *sigmas, int32_t n, const double *down_cam,
+                                 double gravity_sigma_deg, const vc_pose_exclusion *exclusion,
+                                 const vc_ransac_options *options, vc_pose_result *result,
+                                 uint8_t *inlier_mask);
+
 /* The minimal solver alone. bearings: 3 camera rays (9 doubles, any length > 0); points3d:
  * 3 world points. Writes up to 4 solutions to R_cw (4×9) and t_cw (4×3), caller-owned, and
  * their number to *count (0 for degenerate input: still VC_OK). */
@@ -91,6 +113,30 @@ vc_status vc_pose_p3p(const double *bearings, const double *points3d, double *R_
 vc_status vc_pose_p2p_upright(const double *bearings, const double *points3d,
                               const double *down_cam, double *R_cw, double *t_cw,
                               int32_t *count);
+
+typedef struct vc_pose_uncertainty {
+    double covariance[36];        /* of (ω, δ) in X_cam = exp(ω) R_cw X + t_cw + δ, row-major,
+                                     radians and world units, for 1 px of keypoint noise at σ = 1 */
+    double centre_covariance[9];  /* of the camera centre −R_cwᵀ t_cw, world units², row-major */
+    double rotation_sigma_rad;    /* standard deviation of the worst-determined rotation axis */
+    double centre_sigma;          /* standard deviation of the centre along its worst direction */
+    int32_t determined;           /* 0 when the points do not fix the pose (fewer than 3, or
+                                     degenerate): every other field is then +infinity */
+} vc_pose_uncertainty;
+
+/* First-order covariance of the pose (R_cw, t_cw) given n correspondences taken as inliers
+ * (the inverse of the Gauss–Newton information matrix at the pose). points2d (undistorted
+ * pixels), points3d: as vc_pose_estimate. sigmas: NULL or n keypoint-noise scales (as
+ * vc_pose_estimate_weighted); point_sigmas_px: NULL or n extra pixel deviations of the world
+ * points themselves as seen in this image (e.g. a triangulated point's depth uncertainty,
+ * projected), added in quadrature. down_cam: NULL, or gravity in camera coordinates with its
+ * standard deviation gravity_sigma_deg, added as the prior the gravity solver uses. All
+ * inputs caller-owned and read only; *out caller-owned. Points behind the camera are
+ * ignored. VC_ERR_INVALID_ARGUMENT for NULL or non-finite input. */
+vc_status vc_pose_covariance(const vc_pinhole *camera, const double *points2d, const double *points3d,
+                             const double *sigmas, const double *point_sigmas_px, int32_t n,
+                             const double *R_cw, const double *t_cw, const double *down_cam,
+                             double gravity_sigma_deg, vc_pose_uncertainty *out);
 
 typedef struct vc_refine_options {
     int32_t max_iterations; /* e.g. 30 */

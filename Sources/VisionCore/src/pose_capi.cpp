@@ -4,6 +4,7 @@
 #include "internal.hpp"
 #include "pose/absolute_pose_estimator.hpp"
 #include "pose/lo_ransac.hpp"
+#include "pose/pose_covariance.hpp"
 #include <Eigen/SVD>
 #include <cmath>
 #include <vector>
@@ -113,23 +114,49 @@ extern "C" vc_status vc_pose_estimate(const vc_pinhole *camera, const double *po
 
 namespace {
 
+// Admits the models outside a region around an excluded pose (see vc_pose_exclusion).
+struct OutsideRegion {
+    const vc_pose_exclusion *ex = nullptr;
+    Eigen::Matrix3d R;
+    Eigen::Vector3d centre;
+    double cos_half_angle = 1;
+
+    explicit OutsideRegion(const vc_pose_exclusion *e) : ex(e) {
+        if (!e) return;
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) R(r, c) = e->R_cw[3 * r + c];
+        centre = -R.transpose() * Eigen::Vector3d(e->t_cw[0], e->t_cw[1], e->t_cw[2]);
+        cos_half_angle = std::cos(e->max_rotation_deg * M_PI / 360);
+    }
+    bool operator()(const vc::CameraPose &m) const {
+        if (!ex) return true;
+        // Rotation angle θ between the two: cos(θ/2) = |q_w| of R·R_exᵀ, i.e. √(1 + trace)/2.
+        const double tr = (m.R * R.transpose()).trace();
+        const bool near_rotation = std::sqrt(std::max(0.0, 1 + tr)) / 2 >= cos_half_angle;
+        const bool near_centre = (-m.R.transpose() * m.t - centre).norm() <= ex->max_centre_distance;
+        return !(near_rotation && near_centre);
+    }
+};
+
 template <class SampleSolver>
 vc::RansacStats run_ransac(const vc::PoseProblem &prob, const SampleSolver &solver,
-                           const vc_ransac_options &o, vc::CameraPose *best) {
+                           const vc_ransac_options &o, vc::CameraPose *best, const OutsideRegion &admit) {
     vc::AbsolutePoseEstimator<SampleSolver> est(prob, solver, o.threshold_px, &t_lo_scratch);
     vc::RansacParams rp;
     rp.max_iterations = o.max_iterations;
     rp.min_iterations = o.min_iterations;
     rp.confidence = o.confidence;
-    rp.local_optimization = o.local_optimization != 0;
+    rp.local_optimization = o.local_optimization != 0 || admit.ex;
     rp.seed = o.seed;
-    return vc::lo_ransac(est, rp, best);
+    return admit.ex ? vc::lo_ransac(est, rp, best, admit) : vc::lo_ransac(est, rp, best);
 }
 
-// Shared by the P3P and gravity-aware entry points: down_cam NULL selects P3P.
+// Shared by the P3P and gravity-aware entry points: down_cam NULL selects P3P; exclusion
+// non-NULL searches for the best pose outside its region.
 vc_status estimate_pose(const vc_pinhole *camera, const double *points2d, const double *points3d,
                         const double *sigmas, int32_t n, const double *down_cam, double gravity_sigma_deg,
-                        const vc_ransac_options *options, vc_pose_result *result, uint8_t *inlier_mask) {
+                        const vc_ransac_options *options, vc_pose_result *result, uint8_t *inlier_mask,
+                        const vc_pose_exclusion *exclusion = nullptr) {
     if (!options || !result) return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument");
     *result = vc_pose_result{};
     const vc_ransac_options &o = *options;
@@ -146,6 +173,10 @@ vc_status estimate_pose(const vc_pinhole *camera, const double *points2d, const 
         if (!(gravity_sigma_deg > 0) || !std::isfinite(gravity_sigma_deg))
             return vc::fail(VC_ERR_INVALID_ARGUMENT, "gravity sigma must be positive and finite");
     }
+    if (exclusion && (!finite_all(exclusion->R_cw, 9) || !finite_all(exclusion->t_cw, 3) ||
+                      !(exclusion->max_rotation_deg >= 0) || !(exclusion->max_centre_distance >= 0) ||
+                      !std::isfinite(exclusion->max_rotation_deg) || !std::isfinite(exclusion->max_centre_distance)))
+        return vc::fail(VC_ERR_INVALID_ARGUMENT, "exclusion needs a finite pose and finite bounds >= 0");
     vc::PoseProblem prob;
     vc_status s = load(camera, points2d, points3d, n, &prob, true, &o.seed, sigmas);
     if (s != VC_OK) return s;
@@ -162,9 +193,10 @@ vc_status estimate_pose(const vc_pinhole *camera, const double *points2d, const 
         prob.gravity_weight = 180 / (M_PI * gravity_sigma_deg);
         const Eigen::Matrix3d Rg = vc::gravity_alignment(down);
         for (int i = 0; i < n; ++i) t_bearing[size_t(i)] = Rg * t_bearing[size_t(i)];
-        st = run_ransac(prob, vc::UprightP2PSampleSolver{t_bearing.data(), prob.X, Rg}, o, &best);
+        st = run_ransac(prob, vc::UprightP2PSampleSolver{t_bearing.data(), prob.X, Rg}, o, &best,
+                        OutsideRegion(exclusion));
     } else {
-        st = run_ransac(prob, vc::P3PSampleSolver{t_bearing.data(), prob.X}, o, &best);
+        st = run_ransac(prob, vc::P3PSampleSolver{t_bearing.data(), prob.X}, o, &best, OutsideRegion(exclusion));
     }
     result->iterations = st.iterations;
     result->refinements = st.refinements;
@@ -182,6 +214,9 @@ vc_status estimate_pose(const vc_pinhole *camera, const double *points2d, const 
         lo.relative_decrease_tol = 1e-7;
         vc::CameraPose refined = best;
         vc::refine_pose_lm(prob, &refined, lo, t_inliers.data(), int(t_inliers.size()));
+        // A rival that the refinement pulls into the excluded region was that optimum.
+        if (exclusion && !OutsideRegion(exclusion)(refined))
+            return vc::fail(VC_ERR_NO_SOLUTION, "no local optimum outside the excluded region");
         best = refined;
     }
     const double sse = collect_inliers(prob, best, th2);
@@ -219,6 +254,18 @@ extern "C" vc_status vc_pose_estimate_gravity(const vc_pinhole *camera, const do
         if (!down_cam) return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL gravity");
         return estimate_pose(camera, points2d, points3d, sigmas, n, down_cam, gravity_sigma_deg, options, result,
                              inlier_mask);
+    });
+}
+
+extern "C" vc_status vc_pose_estimate_rival(const vc_pinhole *camera, const double *points2d,
+                                            const double *points3d, const double *sigmas, int32_t n,
+                                            const double *down_cam, double gravity_sigma_deg,
+                                            const vc_pose_exclusion *exclusion, const vc_ransac_options *options,
+                                            vc_pose_result *result, uint8_t *inlier_mask) {
+    return vc::guarded([&]() -> vc_status {
+        if (!exclusion) return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL exclusion");
+        return estimate_pose(camera, points2d, points3d, sigmas, n, down_cam, gravity_sigma_deg, options, result,
+                             inlier_mask, exclusion);
     });
 }
 
@@ -303,6 +350,44 @@ extern "C" vc_status vc_pose_refine(const vc_pinhole *camera, const double *poin
             ls.kind = vc::LossKind::Trivial;
             *rms_px = std::sqrt(vc::pose_cost(prob, P, ls) / n);
         }
+        return VC_OK;
+    });
+}
+
+extern "C" vc_status vc_pose_covariance(const vc_pinhole *camera, const double *points2d, const double *points3d,
+                                        const double *sigmas, const double *point_sigmas_px, int32_t n,
+                                        const double *R_cw, const double *t_cw, const double *down_cam,
+                                        double gravity_sigma_deg, vc_pose_uncertainty *out) {
+    return vc::guarded([&]() -> vc_status {
+        if (!out || !R_cw || !t_cw) return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument");
+        if (!finite_all(R_cw, 9) || !finite_all(t_cw, 3))
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, "pose must be finite");
+        if (point_sigmas_px)
+            for (int i = 0; i < n; ++i)
+                if (!(point_sigmas_px[i] >= 0) || !std::isfinite(point_sigmas_px[i]))
+                    return vc::fail(VC_ERR_INVALID_ARGUMENT, "point sigmas must be finite and >= 0");
+        vc::PoseProblem prob;
+        vc_status s = load(camera, points2d, points3d, n, &prob, false, nullptr, sigmas);
+        if (s != VC_OK) return s;
+        if (down_cam) {
+            const Eigen::Vector3d down(down_cam[0], down_cam[1], down_cam[2]);
+            if (!down.allFinite() || !(down.norm() > 0) || !(gravity_sigma_deg > 0) || !std::isfinite(gravity_sigma_deg))
+                return vc::fail(VC_ERR_INVALID_ARGUMENT, "gravity must be finite and nonzero, its sigma positive");
+            prob.up_cam = -down.normalized();
+            prob.gravity_weight = 180 / (M_PI * gravity_sigma_deg);
+        }
+        vc::CameraPose P;
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) P.R(r, c) = R_cw[3 * r + c];
+        P.t = Eigen::Vector3d(t_cw[0], t_cw[1], t_cw[2]);
+        const vc::PoseCovariance cov = vc::pose_covariance(prob, P, nullptr, 0, point_sigmas_px);
+        for (int r = 0; r < 6; ++r)
+            for (int c = 0; c < 6; ++c) out->covariance[6 * r + c] = cov.pose(r, c);
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) out->centre_covariance[3 * r + c] = cov.centre(r, c);
+        out->rotation_sigma_rad = cov.rotation_sigma;
+        out->centre_sigma = cov.centre_sigma;
+        out->determined = cov.determined ? 1 : 0;
         return VC_OK;
     });
 }

@@ -86,9 +86,36 @@ struct BenchRealCommand: Command {
                             line += String(format: " %.2f° %.2f %%", d, 100 * t)
                         }
                         if let why = f.reason { line += " (\(why))" }
+                        if let ev = f.evidence {
+                            line += String(format: " [nfa %.1f (%d/%d at %.0f, bg %.4f), rival %.1f (%d), σ %.2f° %.2f %%", ev.log10NFA,
+                                           ev.globalInliers, ev.globalMatches, ev.radius, ev.background, ev.rivalNFA, ev.rivalInliers,
+                                           ev.rotationSigmaDegrees, 100 * ev.positionSigma)
+                            if let c = f.candidateError { line += String(format: "; candidate %.2f° %.2f %%", c.degrees, 100 * c.fraction) }
+                            line += "]"
+                        }
                         print(line)
                     }
                 }
+            }
+            if let csv = ProcessInfo.processInfo.environment["ARCLOUD_DEBUG_CSV"] {
+                var text = ""
+                for f in results[0].frames {
+                    let ev = f.evidence
+                    let err = f.rotationDegrees.map { ($0, f.translationFraction!) } ?? f.candidateError.map { ($0.degrees, $0.fraction) }
+                    var cols: [String] = [dir, f.name, f.verdict.rawValue, f.pose == nil ? "0" : "1"]
+                    cols.append(err.map { String($0.0) } ?? "")
+                    cols.append(err.map { String($0.1) } ?? "")
+                    if let ev {
+                        cols.append(String(ev.log10NFA)); cols.append(String(ev.globalInliers))
+                        cols.append(String(ev.globalMatches)); cols.append(String(ev.rivalNFA))
+                        cols.append(String(ev.rivalInliers)); cols.append(String(ev.rotationSigmaDegrees))
+                        cols.append(String(ev.positionSigma)); cols.append(ev.coverage.map { "\($0.explained)/\($0.expected)/\($0.distinctiveInliers)" } ?? "")
+                    } else { cols += Array(repeating: "", count: 8) }
+                    cols.append(f.reason ?? "")
+                    text += cols.joined(separator: "\t") + "\n"
+                }
+                if let h = FileHandle(forWritingAtPath: csv) { h.seekToEndOfFile(); h.write(text.data(using: .utf8)!); h.closeFile() }
+                else { FileManager.default.createFile(atPath: csv, contents: text.data(using: .utf8)) }
             }
             anyWrong = anyWrong || results[0].count(.wrong) > 0
         }

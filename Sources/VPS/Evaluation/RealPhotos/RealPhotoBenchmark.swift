@@ -25,6 +25,16 @@ public struct RealPhotoBenchmark: Sendable {
         public var translationFraction: Double?
         /// Why the frame was rejected, when the method says.
         public var reason: String?
+        /// The localizer's evidence for its pose (or its rejected candidate), when it says.
+        public var evidence: PoseEvidence?
+        /// The rejected candidate's errors against the truth (degrees, fraction of the scene scale).
+        public var candidateError: (degrees: Double, fraction: Double)? {
+            guard let c = evidence?.candidate, let t = truth else { return nil }
+            let e = c.error(to: t)
+            return (e.rotationDegrees, e.translation / sceneScale)
+        }
+        var truth: Pose?
+        var sceneScale = 1.0
         public var milliseconds: Double
     }
 
@@ -70,8 +80,29 @@ public struct RealPhotoBenchmark: Sendable {
             let t0 = DispatchTime.now().uptimeNanoseconds
             let r = try localizer.localize(encoded: bytes, intrinsics: q.intrinsics)
             let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
-            frames.append(frame(q.name, r.status == .localized ? r.pose : nil, truth: split.truth[i], scale: scale,
-                                reason: r.reason, ms: ms))
+            var f = frame(q.name, r.status == .localized ? r.pose : nil, truth: split.truth[i], scale: scale,
+                          reason: r.reason, ms: ms)
+            f.evidence = r.evidence
+            if ProcessInfo.processInfo.environment["ARCLOUD_DEBUG_TRUTH"] != nil {
+                let truth = CameraFromWorld(split.truth[i])
+                var fit = 0, behind = 0
+                var errs: [Double] = []
+                for m in r.inlierMatches {
+                    let x = map.points.position(Int(m.point))
+                    guard let p = q.intrinsics.project(truth.apply(x)) else { behind += 1; continue }
+                    let d = p - SIMD2<Double>(Double(m.pixel.x), Double(m.pixel.y))
+                    let e = (d * d).sum().squareRoot()
+                    errs.append(e)
+                    if e < 8 { fit += 1 }
+                }
+                let xs = r.inlierMatches.map { Double($0.pixel.x) }, ys = r.inlierMatches.map { Double($0.pixel.y) }
+                print(String(format: "    debug %@: %d inliers, %d fit the truth within 8 px, %d behind; median err %.1f px; x %.0f–%.0f y %.0f–%.0f",
+                             q.name, r.inlierMatches.count, fit, behind, errs.sorted().dropFirst(errs.count / 2).first ?? -1,
+                             xs.min() ?? 0, xs.max() ?? 0, ys.min() ?? 0, ys.max() ?? 0))
+            }
+            f.truth = split.truth[i]
+            f.sceneScale = scale
+            frames.append(f)
         }
         return MethodResult(method: "arcloud", mapPoints: map.points.count, frames: frames)
     }

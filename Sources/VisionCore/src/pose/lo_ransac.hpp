@@ -81,9 +81,18 @@ inline int ransac_needed_iterations(int inliers, int n, int sample_size, double 
     return k >= max_iterations ? max_iterations : int(std::ceil(k));
 }
 
-template <class Estimator>
+// Admits every model: plain RANSAC.
+struct AdmitAllModels {
+    template <class Model> bool operator()(const Model &) const { return true; }
+};
+
+// `admit` restricts the search to the models it returns true for, before and after local
+// optimisation: a model that only refines into an excluded region is dropped, so a search
+// that excludes a known optimum finds the best *other* local optimum (a rival pose), not a
+// noisy copy of the excluded one.
+template <class Estimator, class Admit = AdmitAllModels>
 RansacStats lo_ransac(const Estimator &est, const RansacParams &opt,
-                      typename Estimator::Model *best) {
+                      typename Estimator::Model *best, const Admit &admit = Admit()) {
     using Model = typename Estimator::Model;
     constexpr int S = Estimator::kSampleSize;
     constexpr double kSprtDelta = 0.05;  // a point fits a wrong model (conservative)
@@ -119,18 +128,20 @@ RansacStats lo_ransac(const Estimator &est, const RansacParams &opt,
         }
         const int nm = est.solve(sample, models);
         for (int m = 0; m < nm; ++m) {
+            if (!admit(models[m])) continue;
             int inl = 0;
             limit.bail_out = stats.score;
             const double sc = est.score(models[m], limit, &inl);
             if (!(sc < stats.score)) continue;
-            *best = models[m];
-            stats.score = sc;
-            stats.num_inliers = inl;
             if (opt.local_optimization) {
                 // Refine on the inliers; keep the result only if it scores better.
                 Model refined = models[m];
                 est.refine(&refined);
                 ++stats.refinements;
+                if (!admit(refined)) continue;
+                *best = models[m];
+                stats.score = sc;
+                stats.num_inliers = inl;
                 int rinl = 0;
                 const double rsc = est.score(refined, full, &rinl);
                 if (rsc < stats.score) {
@@ -138,6 +149,10 @@ RansacStats lo_ransac(const Estimator &est, const RansacParams &opt,
                     stats.score = rsc;
                     stats.num_inliers = rinl;
                 }
+            } else {
+                *best = models[m];
+                stats.score = sc;
+                stats.num_inliers = inl;
             }
             // A good model survives the SPRT with probability ≥ 1 − 1/A: budget for it.
             const double conf = opt.sprt ? 1 - (1 - opt.confidence) * (1 - 1 / kSprtA) : opt.confidence;

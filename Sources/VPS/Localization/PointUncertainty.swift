@@ -1,0 +1,92 @@
+import Foundation
+import Geometry
+import Vision
+
+/// How well each map point's position is known: the first-order covariance of its
+/// triangulation from the keyframes that observed it (one pixel of keypoint noise at level
+/// 0, scaled by the octave), in map units².
+///
+/// A point seen from nearly the same direction by every keyframe — far away, or along a
+/// walking direction — is known well across its ray and poorly along it. Such points still
+/// pin down rotation and the lateral position of a query near the mapping path, where the
+/// error along the ray barely moves their projection; a query that sees them from the side
+/// sees the error in full. Projected into the query (`pixelDeviation`), the covariance tells
+/// the pose solve and its uncertainty how far each point's projection may honestly stray.
+struct PointUncertainty: Sendable {
+    /// Upper triangle of each point's covariance: xx, xy, xz, yy, yz, zz.
+    private let covariance: [Double]
+
+    /// - Parameter scaleFactor: the ORB pyramid's scale between levels (keypoint noise
+    ///   grows by it per octave).
+    init(map: VPSMap, scaleFactor: Double) {
+        let n = map.points.count
+        var info = [Double](repeating: 0, count: 6 * n)
+        let frames = map.keyframes.map { CameraFromWorld($0.pose) }
+        let levels = (0..<32).map { 1 / pow(scaleFactor, 2 * Double($0)) }  // 1/σ² per octave
+        for o in map.observations {
+            let k = Int(o.keyframe), p = Int(o.point)
+            let cam = map.keyframes[k].intrinsics, pose = frames[k]
+            let c = pose.apply(map.points.position(p))
+            guard c.z > 1e-12 else { continue }
+            // Rows of the 2×3 Jacobian of the projection with respect to the world point.
+            let iz = 1 / c.z
+            let a = SIMD3(cam.fx * iz, 0, -cam.fx * c.x * iz * iz)
+            let b = SIMD3(0, cam.fy * iz, -cam.fy * c.y * iz * iz)
+            let rt = pose.rotation.transposed
+            let ja = rt * a, jb = rt * b
+            let w = levels[min(Int(o.octave), levels.count - 1)]
+            info[6 * p] += w * (ja.x * ja.x + jb.x * jb.x)
+            info[6 * p + 1] += w * (ja.x * ja.y + jb.x * jb.y)
+            info[6 * p + 2] += w * (ja.x * ja.z + jb.x * jb.z)
+            info[6 * p + 3] += w * (ja.y * ja.y + jb.y * jb.y)
+            info[6 * p + 4] += w * (ja.y * ja.z + jb.y * jb.z)
+            info[6 * p + 5] += w * (ja.z * ja.z + jb.z * jb.z)
+        }
+        var cov = [Double](repeating: 0, count: 6 * n)
+        for p in 0..<n {
+            let m = Matrix3(rows: SIMD3(info[6 * p], info[6 * p + 1], info[6 * p + 2]),
+                            SIMD3(info[6 * p + 1], info[6 * p + 3], info[6 * p + 4]),
+                            SIMD3(info[6 * p + 2], info[6 * p + 4], info[6 * p + 5]))
+            // Rays that are parallel to rounding leave the depth unknown: the inverse would be
+            // meaningless, so such a point gets no extra allowance along the ray (it still
+            // counts with its keypoint noise, as before this model existed).
+            let d = m.determinant
+            let scale = max(info[6 * p], info[6 * p + 3], info[6 * p + 5])
+            guard d.isFinite, scale > 0, d > 1e-12 * scale * scale * scale else { continue }
+            let inv = Self.inverseSymmetric(m, determinant: d)
+            cov[6 * p] = inv.r0.x; cov[6 * p + 1] = inv.r0.y; cov[6 * p + 2] = inv.r0.z
+            cov[6 * p + 3] = inv.r1.y; cov[6 * p + 4] = inv.r1.z; cov[6 * p + 5] = inv.r2.z
+        }
+        covariance = cov
+    }
+
+    /// The point's covariance.
+    func covariance(of p: Int) -> Matrix3 {
+        let c = covariance[(6 * p)..<(6 * p + 6)]
+        let i = c.startIndex
+        return Matrix3(rows: SIMD3(c[i], c[i + 1], c[i + 2]), SIMD3(c[i + 1], c[i + 3], c[i + 4]),
+                       SIMD3(c[i + 2], c[i + 4], c[i + 5]))
+    }
+
+    /// The standard deviation (pixels, per image axis) of point `p`'s projection into a
+    /// camera at `pose` caused by the point's own uncertainty: √(trace(J Σ Jᵀ)/2).
+    func pixelDeviation(of p: Int, at position: SIMD3<Double>, pose: CameraFromWorld, camera: CameraIntrinsics) -> Double {
+        let c = pose.apply(position)
+        guard c.z > 1e-12 else { return 0 }
+        let iz = 1 / c.z
+        let rt = pose.rotation.transposed
+        let ja = rt * SIMD3(camera.fx * iz, 0, -camera.fx * c.x * iz * iz)
+        let jb = rt * SIMD3(0, camera.fy * iz, -camera.fy * c.y * iz * iz)
+        let s = covariance(of: p)
+        let v = dot(ja, s * ja) + dot(jb, s * jb)
+        return v > 0 ? (v / 2).squareRoot() : 0
+    }
+
+    private static func inverseSymmetric(_ m: Matrix3, determinant d: Double) -> Matrix3 {
+        let a = m.r0, b = m.r1, c = m.r2
+        let r0 = SIMD3(b.y * c.z - b.z * c.y, a.z * c.y - a.y * c.z, a.y * b.z - a.z * b.y) / d
+        let r1 = SIMD3(b.z * c.x - b.x * c.z, a.x * c.z - a.z * c.x, a.z * b.x - a.x * b.z) / d
+        let r2 = SIMD3(b.x * c.y - b.y * c.x, a.y * c.x - a.x * c.y, a.x * b.y - a.y * b.x) / d
+        return Matrix3(rows: r0, r1, r2)
+    }
+}
