@@ -24,30 +24,25 @@ struct EvidenceSignificance: Sendable, Hashable {
     /// Inlier radii tried, in level-0 pixels times each match's keypoint sigma: the tightest
     /// radius that holds the inliers tells the most (the test counts every radius tried).
     var radii: [Double] = [1, 2, 4]
-    /// Inliers are counted per cell of a `cells` × `cells` grid over the image: the test
-    /// asks how many image regions hold an inlier, not how many inliers there are. Matches on
-    /// one rigid patch (a poster) stand or fall together — once a pose aligns one, it aligns
-    /// its neighbours — so they are one piece of evidence for that patch, and a look-alike
-    /// of it elsewhere would fit them just as well. Evidence spread over the image is what
-    /// fixes a pose in the map. 0 counts every inlier on its own.
-    var cells = 0
-    /// Successes counted at most: beyond this the tail is taken at the cap (a larger
-    /// probability, so the verdict only errs towards rejection) and the cost stays O(n·cap).
-    var maxCounted = 400
+    /// Tails up to this many successes are computed exactly; beyond, by the Chernoff bound
+    /// (an upper bound, so the verdict only errs towards rejection), which keeps the cost
+    /// O(n) where the evidence is overwhelming anyway.
+    var exactTailLimit = 48
 
     /// The outcome of the test.
     struct Result: Sendable, Hashable {
         /// log₁₀ of the number of false alarms: the expected number of poses that would
         /// explain this many matches by chance. −∞ is clamped to −300.
         var log10NFA: Double
-        /// Inliers at the radius that gave the least NFA…
+        /// Inliers at the radius that gave the least NFA.
         var inliers: Int
-        /// …and the grid cells they fall in.
-        var regions = 0
         /// That radius, level-0 pixels per unit sigma.
         var radius: Double
         /// Mean chance of a match being an inlier by chance at that radius.
         var background: Double
+        /// Each match's chance at that radius, and the tests counted (log₁₀).
+        var chances: [Double] = []
+        var log10Tests = 0.0
     }
 
     /// Tests `projections[i]` (nil: behind the camera) against `keypoints[i]`.
@@ -69,48 +64,40 @@ struct EvidenceSignificance: Sendable, Hashable {
         var best = Result(log10NFA: .infinity, inliers: 0, radius: radii.last ?? 0, background: 0)
         guard n > sampleSize, let largest = radii.max(), largest > 0 else { return best }
         let grid = KeypointGrid(keypoints, cell: largest * (sigmas.max() ?? 1))
+        // One pass over the grid: for each match, how many other keypoints lie within each
+        // radius of its projection, and whether its own does.
+        let m = radii.count
+        var nearby = [Int](repeating: 0, count: n * m)
+        var within = [Bool](repeating: false, count: n * m)
+        for i in 0..<n {
+            guard let p = projections[i] else { continue }
+            let d = p - keypoints[i], own = (d * d).sum()
+            let r2 = radii.map { $0 * sigmas[i] * $0 * sigmas[i] }
+            grid.forEach(within: largest * sigmas[i], of: p) { d2 in
+                for j in 0..<m where d2 <= r2[j] { nearby[i * m + j] += 1 }
+            }
+            for j in 0..<m where own <= r2[j] { within[i * m + j] = true; nearby[i * m + j] -= 1 }
+        }
         var chances = [Double](repeating: 0, count: n)
-        // Each match's cell (by its keypoint), or all in one list when cells are off.
-        let cellOf: [Int] = cells > 0 ? keypoints.map { cell($0, size: imageSize) } : Array(0..<n)
-        let cellCount = cells > 0 ? cells * cells : n
-        var isInlier = [Bool](repeating: false, count: n)
-        for radius in radii {
+        for (j, radius) in radii.enumerated() {
             var inliers = 0
             for i in 0..<n {
-                isInlier[i] = false
-                guard let p = projections[i] else { chances[i] = 0; continue }
-                let r = radius * sigmas[i], r2 = r * r
-                let d = p - keypoints[i]
-                if (d * d).sum() <= r2 { inliers += 1; isInlier[i] = true }
-                let others = grid.count(within: r, of: p) - (isInlier[i] ? 1 : 0)
-                let uniform = min(1, Double.pi * r2 / imageArea)
-                chances[i] = min(1, (Double(others) + uniform) / Double(n))
+                guard projections[i] != nil else { chances[i] = 0; continue }
+                if within[i * m + j] { inliers += 1 }
+                let r = radius * sigmas[i]
+                let uniform = min(1, Double.pi * r * r / imageArea)
+                chances[i] = min(1, (Double(nearby[i * m + j]) + uniform) / Double(n))
             }
-            // Per cell: an inlier there, and the chance of one (1 − Π(1 − pᵢ) over its matches).
-            var miss = [Double](repeating: 1, count: cellCount)
-            var hit = [Bool](repeating: false, count: cellCount)
-            for i in 0..<n {
-                miss[cellOf[i]] *= 1 - chances[i]
-                if isInlier[i] { hit[cellOf[i]] = true }
-            }
-            let cellChances = miss.map { 1 - $0 }.filter { $0 > 0 }
-            let regions = hit.filter { $0 }.count
-            let k = regions - sampleSize
+            let k = inliers - sampleSize
             guard k > 0 else { continue }
-            let tail = Self.log10Tail(cellChances, atLeast: min(k, maxCounted))
-            let nfa = max(-300, log10Tests + log10Radii + tail)
+            let nfa = max(-300, log10Tests + log10Radii + log10Tail(chances, atLeast: k))
             if nfa < best.log10NFA {
-                best = Result(log10NFA: nfa, inliers: inliers, regions: regions, radius: radius,
-                              background: chances.reduce(0, +) / Double(n))
+                best = Result(log10NFA: nfa, inliers: inliers, radius: radius,
+                              background: chances.reduce(0, +) / Double(n), chances: chances,
+                              log10Tests: log10Tests + log10Radii)
             }
         }
         return best
-    }
-
-    private func cell(_ p: SIMD2<Double>, size: SIMD2<Double>) -> Int {
-        let x = max(0, min(cells - 1, Int((p.x / size.x * Double(cells)).rounded(.down))))
-        let y = max(0, min(cells - 1, Int((p.y / size.y * Double(cells)).rounded(.down))))
-        return y * cells + x
     }
 
     /// log₁₀ of how many poses a robust search could produce from `matches` tentative
@@ -123,14 +110,56 @@ struct EvidenceSignificance: Sendable, Hashable {
         return l
     }
 
+    /// The fewest inliers (beyond the sample) whose NFA under `result`'s chances would be at
+    /// most `log10NFA`, or nil when no count reaches it.
+    func inliersNeeded(for log10NFA: Double, _ result: Result) -> Int? {
+        var lo = 1, hi = result.chances.count
+        guard hi >= 1, result.log10Tests + log10Tail(result.chances, atLeast: hi) <= log10NFA else { return nil }
+        while lo < hi {  // the tail falls as k grows
+            let mid = (lo + hi) / 2
+            if result.log10Tests + log10Tail(result.chances, atLeast: mid) <= log10NFA { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
+    }
+
+    /// log₁₀ P(X ≥ k) for X a sum of independent Bernoulli(pᵢ): exact up to
+    /// `exactTailLimit`, the Chernoff bound beyond.
+    func log10Tail(_ p: [Double], atLeast k: Int) -> Double {
+        k <= exactTailLimit ? Self.exactLog10Tail(p, atLeast: k) : Self.chernoffLog10Tail(p, atLeast: k)
+    }
+
+    /// The Chernoff bound on log₁₀ P(X ≥ k): min over t > 0 of Σ log(1 − pᵢ + pᵢeᵗ) − tk,
+    /// a convex function of t, minimised by Newton's method.
+    static func chernoffLog10Tail(_ p: [Double], atLeast k: Int) -> Double {
+        let mean = p.reduce(0, +)
+        guard Double(k) > mean else { return 0 }
+        guard p.count >= k else { return -.infinity }
+        var t = log(Double(k) / max(mean, 1e-300))  // exact for a Poisson sum
+        for _ in 0..<30 {
+            var m = 0.0, v = 0.0  // mean and variance of X tilted by t
+            for pi in p where pi > 0 {
+                let e = pi * exp(t), q = e / (1 - pi + e)
+                m += q; v += q * (1 - q)
+            }
+            guard v > 0 else { break }
+            let step = (m - Double(k)) / v
+            t = max(t - step, t / 2)
+            if abs(step) < 1e-9 * max(1, t) { break }
+        }
+        var logMGF = 0.0
+        for pi in p where pi > 0 { logMGF += log(1 - pi + pi * exp(t)) }
+        return min(0, (logMGF - t * Double(k)) / log(10))
+    }
+
     /// log₁₀ P(X ≥ k) for X a sum of independent Bernoulli(pᵢ) (Poisson-binomial), by the
     /// textbook recurrence over the trials with the mass at k and above kept in one cell.
-    static func log10Tail(_ p: [Double], atLeast k: Int) -> Double {
+    static func exactLog10Tail(_ p: [Double], atLeast k: Int) -> Double {
         guard k > 0 else { return 0 }
         guard p.count >= k else { return -.infinity }
         var dist = [Double](repeating: 0, count: k + 1)
         dist[0] = 1
         var scale = 0.0  // log₁₀ of a factor taken out to keep the cells from underflowing
+        var trials = 0
         for pi in p {
             if pi <= 0 { continue }
             let qi = 1 - pi
@@ -138,6 +167,8 @@ struct EvidenceSignificance: Sendable, Hashable {
             var j = k - 1
             while j > 0 { dist[j] = dist[j] * qi + dist[j - 1] * pi; j -= 1 }
             dist[0] *= qi
+            trials += 1
+            guard trials % 16 == 0 else { continue }
             let m = dist.max() ?? 0
             if m > 0, m < 1e-200 {
                 for j in 0...k { dist[j] /= m }
@@ -172,24 +203,23 @@ private struct KeypointGrid {
         clampedCell(p.y - origin.y, rows) * columns + clampedCell(p.x - origin.x, columns)
     }
 
-    /// Points within `r` (at most `cell`) of `p`.
-    func count(within r: Double, of p: SIMD2<Double>) -> Int {
+    /// Calls `body` with the squared distance of every point within `r` (at most `cell`) of `p`.
+    func forEach(within r: Double, of p: SIMD2<Double>, _ body: (Double) -> Void) {
         let q = p - origin
         // Far outside the grid (or not finite): no keypoint is near, and Int() of it could trap.
-        guard q.x > -cell, q.y > -cell, q.x < Double(columns + 1) * cell, q.y < Double(rows + 1) * cell else { return 0 }
+        guard q.x > -cell, q.y > -cell, q.x < Double(columns + 1) * cell, q.y < Double(rows + 1) * cell else { return }
         let cx = Int(floor(q.x / cell)), cy = Int(floor(q.y / cell))
         let r2 = r * r
-        var n = 0
         let y0 = max(0, cy - 1), y1 = min(rows - 1, cy + 1), x0 = max(0, cx - 1), x1 = min(columns - 1, cx + 1)
-        guard y0 <= y1, x0 <= x1 else { return 0 }
+        guard y0 <= y1, x0 <= x1 else { return }
         for y in y0...y1 {
             for x in x0...x1 {
                 for k in buckets[y * columns + x] {
                     let d = k - p
-                    if (d * d).sum() <= r2 { n += 1 }
+                    let d2 = (d * d).sum()
+                    if d2 <= r2 { body(d2) }
                 }
             }
         }
-        return n
     }
 }

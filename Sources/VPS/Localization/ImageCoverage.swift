@@ -22,11 +22,12 @@ struct ImageCoverage: Sendable, Hashable {
     var minPredictedShare = 0.02
     /// A cell counts as explained with at least this many inliers.
     var minInliersPerCell = 2
-    /// A pose must explain more of the expected cells than it leaves unexplained. Counted on
-    /// distinctive inliers, look-alike poses (the same posters in another scene) explained
-    /// 15–53 % of their expected cells, wrong poses on real photos 0–40 %; right ones 57–100 %
-    /// (blur wipes out whole regions — the frame's fastest-moving part — and a sparse real
-    /// map predicts points a query sees from too far aside to match).
+    /// Right poses explain nearly every expected cell; look-alikes (a pose right about one
+    /// patch — the same poster in another building — and wrong about the map) explain the
+    /// patch and little else. The counts are weighed as a likelihood ratio between the two
+    /// (`log10LikelihoodRatio`), with look-alikes taken as `lookAlikePriorOdds` times rarer
+    /// than right poses among poses whose global matches are significant.
+    var lookAlikePriorOdds = 100.0
     /// Expected cells and explained cells.
     struct Counts: Hashable { var expected: Int; var explained: Int }
 
@@ -62,9 +63,9 @@ struct ImageCoverage: Sendable, Hashable {
         return Double(c.explained) * log10(q / p) + Double(c.expected - c.explained) * log10((1 - q) / (1 - p))
     }
 
+    /// Whether the counts leave a right pose at least as probable as a look-alike.
     func accepts(_ c: Counts) -> Bool {
-        // No expected cell: the map predicts nothing here to contradict the pose.
-        c.expected == 0 || 2 * c.explained > c.expected
+        log10LikelihoodRatio(c) + log10(lookAlikePriorOdds) >= 0
     }
 
     private func cell(_ p: SIMD2<Double>, _ width: Int, _ height: Int) -> Int? {

@@ -99,8 +99,6 @@ public struct PoseEvidence: Sendable, Hashable, Codable {
     /// The global matches the test saw, and how many of them are inliers at the radius that
     /// gave the least NFA (`radius`, level-0 pixels per unit keypoint sigma).
     public var globalMatches = 0, globalInliers = 0
-    /// The cells of an 8 × 8 grid over the image those inliers fall in (what the test counts).
-    public var inlierRegions = 0
     public var radius = 0.0
     /// Mean chance of a global match being an inlier by chance at that radius.
     public var background = 0.0
@@ -128,7 +126,7 @@ public struct PoseEvidence: Sendable, Hashable, Codable {
 
 extension PoseEvidence {
     private enum CodingKeys: String, CodingKey {
-        case log10NFA, globalMatches, globalInliers, inlierRegions, radius, background, rivalNFA, rivalInliers
+        case log10NFA, globalMatches, globalInliers, radius, background, rivalNFA, rivalInliers
         case rotationSigmaDegrees, positionSigma, candidate, coverage
     }
 
@@ -139,7 +137,6 @@ extension PoseEvidence {
         try finite(log10NFA, .log10NFA)
         try c.encode(globalMatches, forKey: .globalMatches)
         try c.encode(globalInliers, forKey: .globalInliers)
-        try c.encode(inlierRegions, forKey: .inlierRegions)
         try finite(radius, .radius)
         try finite(background, .background)
         try finite(rivalNFA, .rivalNFA)
@@ -157,7 +154,6 @@ extension PoseEvidence {
                   positionSigma: try value(.positionSigma), candidate: try c.decodeIfPresent(Pose.self, forKey: .candidate))
         globalMatches = try c.decodeIfPresent(Int.self, forKey: .globalMatches) ?? 0
         globalInliers = try c.decodeIfPresent(Int.self, forKey: .globalInliers) ?? 0
-        inlierRegions = try c.decodeIfPresent(Int.self, forKey: .inlierRegions) ?? 0
         radius = try c.decodeIfPresent(Double.self, forKey: .radius) ?? 0
         background = try c.decodeIfPresent(Double.self, forKey: .background) ?? 0
         rivalNFA = try value(.rivalNFA)

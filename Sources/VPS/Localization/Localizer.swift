@@ -197,6 +197,7 @@ public final class Localizer: Sendable {
         var inner = StageTimings()
         var watch = Stopwatch()
         var points = localPoints(around: evidence.estimate!.pose, inliersOf: evidence)
+        let local = points
         inner.retrieve += watch.lap()
         for (pass, search) in options.refineSearches.enumerated() {
             let (found, candidates) = try guidedAttempt(query, around: best.estimate!.cameraFromWorld, search: search,
@@ -217,6 +218,7 @@ public final class Localizer: Sendable {
             if moved < options.guidedConvergencePixels { break }
         }
         timings.refine += inner.retrieve + inner.match + inner.solve
+        best.localPoints = local
         return best
     }
 
@@ -235,6 +237,8 @@ public final class Localizer: Sendable {
     struct Attempt {
         var estimate: PoseEstimate?
         var matches: [DescriptorMatch]
+        /// The local map the pose was grown against (nil before growing).
+        var localPoints: [Int32]? = nil
         var inliers: Int { estimate?.inlierCount ?? 0 }
         /// The matches the pose counts as inliers (none without a pose).
         var inlierMatches: some Sequence<DescriptorMatch> {

@@ -37,12 +37,11 @@ extension Localizer {
         verdict.evidence.log10NFA = s.log10NFA
         verdict.evidence.globalMatches = seed.matches.count
         verdict.evidence.globalInliers = s.inliers
-        verdict.evidence.inlierRegions = s.regions
         verdict.evidence.radius = s.radius
         verdict.evidence.background = s.background
         if !(s.log10NFA <= a.maxLog10NFA) {
-            verdict.rejection = String(format: "matches no better than chance: %d of %d within %.0f px, in %d image regions, NFA 10^%.1f above 10^%.0f",
-                                       s.inliers, seed.matches.count, s.radius, s.regions, s.log10NFA, a.maxLog10NFA)
+            verdict.rejection = String(format: "matches no better than chance: %d of %d within %.0f px, NFA 10^%.1f above 10^%.0f",
+                                       s.inliers, seed.matches.count, s.radius, s.log10NFA, a.maxLog10NFA)
             return verdict
         }
         // 2. Determined.
@@ -59,23 +58,28 @@ extension Localizer {
         // 4. Explains the image (before 3: it is cheaper).
         let distinctive = grown.inlierMatches.filter { $0.distance <= a.distinctiveDistance }
             .map { query.keypoints[$0.query].position }
-        let local = localPoints(around: e.pose, inliersOf: grown)
+        let local = grown.localPoints ?? localPoints(around: e.pose, inliersOf: grown)
         let counts = a.coverage.counts(predicted: predictedVisible(from: pose, query.camera, among: local,
                                                                    maxViewingAngle: options.maxViewingAngle),
                                        inliers: distinctive, width: query.camera.width, height: query.camera.height)
         verdict.evidence.coverage = PoseEvidence.Coverage(explained: counts.explained, expected: counts.expected,
                                                           distinctiveInliers: distinctive.count)
-        // Unexplained regions weigh against the global evidence (explained ones cannot stand
-        // in for it: they come from guided matches, found where the pose looked).
-        let weakened = s.log10NFA + max(0, -a.coverage.log10LikelihoodRatio(counts))
-        if !a.coverage.accepts(counts) || weakened > a.maxLog10NFA {
-            verdict.rejection = String(format: "explains %d of %d image regions where the map expects structure (evidence with the unexplained ones 10^%.1f, needs 10^%.0f and more than half)",
-                                       counts.explained, counts.expected, weakened, a.maxLog10NFA)
+        if !a.coverage.accepts(counts) {
+            verdict.rejection = String(format: "explains %d of %d image regions where the map expects structure: a look-alike by %.0f to 1",
+                                       counts.explained, counts.expected,
+                                       pow(10, -a.coverage.log10LikelihoodRatio(counts)) / a.coverage.lookAlikePriorOdds)
             return verdict
         }
         // 3. The only explanation.
-        if let rival = evidence.rival(of: pose, outside: a.rivalRegion, radius: s.radius,
-                                      sampleSize: query.gravity == nil ? 3 : 2, searches: searches) {
+        // A rival matters only with as many inliers as would make it significant and within
+        // the margin; the search draws just enough samples to find one that strong (a strong
+        // pose's rival would need a high inlier ratio: a few dozen samples).
+        let sample = query.gravity == nil ? 3 : 2
+        if let needed = EvidenceSignificance().inliersNeeded(for: min(a.maxLog10NFA, s.log10NFA + a.rivalMargin), s),
+           let rival = evidence.rival(of: pose, outside: a.rivalRegion, radius: s.radius, sampleSize: sample,
+                                      searches: searches,
+                                      iterations: Self.samplesToFind(inliers: needed + sample, of: seed.matches.count,
+                                                                     sampleSize: sample, confidence: 0.999)) {
             verdict.evidence.rivalNFA = rival.significance.log10NFA
             verdict.evidence.rivalInliers = rival.significance.inliers
             if rival.significance.log10NFA <= a.maxLog10NFA, rival.significance.log10NFA - s.log10NFA < a.rivalMargin {
@@ -90,6 +94,16 @@ extension Localizer {
             verdict.rejection = why
         }
         return verdict
+    }
+
+    /// RANSAC samples that draw an all-inlier sample with `confidence` when `inliers` of `n`
+    /// matches fit the model.
+    static func samplesToFind(inliers: Int, of n: Int, sampleSize: Int, confidence: Double) -> Int {
+        let w = min(1, Double(inliers) / Double(max(n, 1)))
+        let ws = pow(w, Double(sampleSize))
+        guard ws > 0 else { return Int.max }
+        guard ws < 1 else { return 1 }
+        return Int((log(1 - confidence) / log(1 - ws)).rounded(.up))
     }
 
     /// Why `e` fails the checks every pose must pass (reprojection error, tilt from the
@@ -110,9 +124,9 @@ extension Localizer {
     func uncertainty(of a: Attempt, _ query: Query) -> PoseUncertainty {
         let undetermined = PoseUncertainty(rotationDegrees: .infinity, centre: .infinity, isDetermined: false)
         guard let e = a.estimate else { return undetermined }
+        let pose = e.cameraFromWorld
         let inliers = Array(a.inlierMatches)
         let keypoints = query.keypoints, camera = query.camera
-        let pose = e.cameraFromWorld
         var world = inliers.map { map.points.position($0.train) }
         let pointSigmas = zip(inliers, world).map { m, x in
             pointUncertainty.pixelDeviation(of: m.train, at: x, pose: pose, camera: camera)
@@ -236,14 +250,25 @@ struct GlobalEvidence {
         world = matches.map { localizer.map.points.position($0.train) }
     }
 
+    /// Which matches reproject within `threshold` (level-0 pixels times their keypoint's
+    /// sigma) under `pose`.
+    func inliers(under pose: CameraFromWorld, threshold: Double) -> [Bool] {
+        let camera = query.camera
+        return matches.indices.map { i in
+            guard let p = camera.project(pose.apply(world[i])) else { return false }
+            let d = (p - pixels[i]) / sigmas[i]
+            return (d * d).sum() <= threshold * threshold
+        }
+    }
+
     /// The a-contrario significance of the matches under `pose`.
     func significance(under pose: CameraFromWorld, sampleSize: Int, searches: Int,
                       radii: [Double]? = nil) -> EvidenceSignificance.Result {
         let camera = query.camera
         let tests = EvidenceSignificance.log10Hypotheses(matches: matches.count, sampleSize: sampleSize,
                                                          solutionsPerSample: sampleSize == 3 ? 4 : 2, searches: searches)
-        return EvidenceSignificance().evaluate(keypoints: pixels, sigmas: sigmas,
-                                               projections: world.map { camera.project(pose.apply($0)) },
+        let projections = world.map { camera.project(pose.apply($0)) }
+        return EvidenceSignificance().evaluate(keypoints: pixels, sigmas: sigmas, projections: projections,
                                                imageSize: SIMD2(Double(camera.width), Double(camera.height)), log10Tests: tests,
                                                sampleSize: sampleSize, radii: radii)
     }
@@ -251,13 +276,15 @@ struct GlobalEvidence {
     /// The best other local optimum of the matches outside `region` around `pose`, with its
     /// significance at `radius` (the pose's own inlier radius, so the two compare).
     func rival(of pose: CameraFromWorld, outside region: RelativeTolerance, radius: Double, sampleSize: Int,
-               searches: Int) -> (pose: CameraFromWorld, significance: EvidenceSignificance.Result)? {
+               searches: Int, iterations: Int) -> (pose: CameraFromWorld, significance: EvidenceSignificance.Result)? {
         let rotate = query.gravity != nil && localizer.upright.map { !$0.isIdentity } == true ? localizer.upright : nil
         var around = pose
         if let r = rotate { around.rotation = pose.rotation * r.fromMap.transposed }
         let exclusion = AbsolutePoseEstimator.Exclusion(around: around, maxRotationDegrees: region.degrees,
                                                         maxCentreDistance: localizer.scale(region.scales))
-        guard let found = try? AbsolutePoseEstimator(options: localizer.options.ransac)
+        var ransac = localizer.options.ransac
+        ransac.maxIterations = max(1, min(ransac.maxIterations, iterations))
+        guard let found = try? AbsolutePoseEstimator(options: ransac)
             .rival(excluding: exclusion, pixels: pixels, worldPoints: rotate.map { r in world.map { r.fromMap * $0 } } ?? world,
                    camera: query.camera, sigmas: sigmas, gravity: query.gravity) else { return nil }
         var p = found.cameraFromWorld

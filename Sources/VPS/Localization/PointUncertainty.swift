@@ -60,14 +60,6 @@ struct PointUncertainty: Sendable {
         covariance = cov
     }
 
-    /// The point's covariance.
-    func covariance(of p: Int) -> Matrix3 {
-        let c = covariance[(6 * p)..<(6 * p + 6)]
-        let i = c.startIndex
-        return Matrix3(rows: SIMD3(c[i], c[i + 1], c[i + 2]), SIMD3(c[i + 1], c[i + 3], c[i + 4]),
-                       SIMD3(c[i + 2], c[i + 4], c[i + 5]))
-    }
-
     /// The standard deviation (pixels, per image axis) of point `p`'s projection into a
     /// camera at `pose` caused by the point's own uncertainty: √(trace(J Σ Jᵀ)/2).
     func pixelDeviation(of p: Int, at position: SIMD3<Double>, pose: CameraFromWorld, camera: CameraIntrinsics) -> Double {
@@ -77,9 +69,16 @@ struct PointUncertainty: Sendable {
         let rt = pose.rotation.transposed
         let ja = rt * SIMD3(camera.fx * iz, 0, -camera.fx * c.x * iz * iz)
         let jb = rt * SIMD3(0, camera.fy * iz, -camera.fy * c.y * iz * iz)
-        let s = covariance(of: p)
-        let v = dot(ja, s * ja) + dot(jb, s * jb)
-        return v > 0 ? (v / 2).squareRoot() : 0
+        let b = 6 * p
+        return covariance.withUnsafeBufferPointer { s in
+            // jᵀ Σ j for a symmetric Σ stored as its upper triangle.
+            func quadratic(_ j: SIMD3<Double>) -> Double {
+                s[b] * j.x * j.x + s[b + 3] * j.y * j.y + s[b + 5] * j.z * j.z
+                    + 2 * (s[b + 1] * j.x * j.y + s[b + 2] * j.x * j.z + s[b + 4] * j.y * j.z)
+            }
+            let v = quadratic(ja) + quadratic(jb)
+            return v > 0 ? (v / 2).squareRoot() : 0
+        }
     }
 
     private static func inverseSymmetric(_ m: Matrix3, determinant d: Double) -> Matrix3 {

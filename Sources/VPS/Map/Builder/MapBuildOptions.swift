@@ -51,7 +51,7 @@ public struct MapBuildOptions: Sendable, Hashable {
     /// keypoints (one pixel at their median pyramid level, over the focal length) over the
     /// sine of its largest ray angle — a bound on the triangulation angle in pixel terms,
     /// unitless. 0.04 keeps a point 5 m away when its depth is good to about 20 cm.
-    public var maxDepthUncertainty: Double = 0.04
+    public var maxDepthUncertainty: Double = 0.1
     /// Two-view points must meet `maxDepthUncertainty` times this.
     public var twoViewUncertaintyFactor: Double = 0.5
     /// Least number of keyframes that must see a point. Two-view points have unverified
