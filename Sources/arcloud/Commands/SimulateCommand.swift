@@ -82,21 +82,26 @@ struct SimulateCommand: Command {
         let configuration = GraffityARCloud.Configuration(
             mapId: mapId, serverURL: serverURL, accessToken: args.value("token"),
             embeddedMapURL: serverURL == nil ? mapURL : nil, vpsRequestInterval: .seconds(interval),
-            clock: clock, jitterSeed: clock == .virtual ? 1 : nil)
-        return try await simulate(session: session, directory: sessionURL, configuration: configuration,
+            jitterSeed: clock == .virtual ? 1 : nil)
+        return try await simulate(session: session, directory: sessionURL, configuration: configuration, clock: clock,
                                   expectations: expectations)
     }
 
     @MainActor
     private static func simulate(session: RecordedSession, directory: URL, configuration: GraffityARCloud.Configuration,
-                                 expectations: [SimulationExpectation]) async throws -> Int32 {
+                                 clock: ReplayClock, expectations: [SimulationExpectation]) async throws -> Int32 {
         let started = ContinuousClock.now
         let sdk = GraffityARCloud(configuration: configuration)
         let printer = SimulationPrinter()
         sdk.delegate = printer
         let subscription = sdk.subscribe { state in printer.printState(state) }
         let host: ARSessionHost
-        do { host = try sdk.makeViewController(session: session, directory: directory) } catch {
+        do {
+            switch clock {
+            case .virtual: host = try sdk.makeVirtualReplay(session: session, directory: directory)
+            case .realtime: host = try sdk.makeViewController(session: session, directory: directory)
+            }
+        } catch {
             throw CommandFailure("\(error.localizedDescription)")
         }
         printer.host = host
@@ -119,7 +124,7 @@ struct SimulateCommand: Command {
             ("session", .string(session.name)),
             ("mapId", .string(configuration.mapId)),
             ("backend", .string(configuration.serverURL.map { "http \($0.absoluteString)" } ?? "embedded")),
-            ("clock", .string(configuration.clock.rawValue)),
+            ("clock", .string(host.clock.rawValue)),
             ("frames", .integer(presented)),
             ("framesTotal", .integer(session.frames.count)),
             ("vpsRequests", .integer(host.vpsRequestCount)),
