@@ -151,9 +151,10 @@ public final class GraffityARCloud {
     /// recorded times and VPS requests overlap the replay, as on a phone. The new host
     /// becomes the one `reset()` routes to; a previous host stops (keep one active host per
     /// SDK). For a host whose time you step, use `makeVirtualReplay(session:images:)`.
-    /// - Throws: `ARCloudError.sessionShutDown`; `.invalidUsage` for invalid intrinsics, a
-    ///   frame timestamp or script time the replay clock cannot hold (`SessionTime`), more
-    ///   script actions than `ScriptLimits.maxActions`, a configuration that names no VPS,
+    /// - Throws: `ARCloudError.sessionShutDown`; `.invalidUsage` for a session every reader
+    ///   refuses (`RecordedSession.contentProblems`: invalid intrinsics, no frames, a time the
+    ///   replay clock cannot hold, more script actions than `ScriptLimits.maxActions`), a
+    ///   configuration that names no VPS,
     ///   or one that states the deprecated `clock: .virtual` (it would otherwise get a host
     ///   it believes it can step).
     public func makeViewController(session: RecordedSession, images: any FrameImageSource) throws -> ARSessionHost {
@@ -194,10 +195,8 @@ public final class GraffityARCloud {
     private func install<Host: ARSessionHost>(_ session: RecordedSession, _ make: () -> Host) throws -> Host {
         guard !isShutDown else { throw ARCloudError.sessionShutDown }
         if let setupProblem { throw ARCloudError.invalidUsage(setupProblem) }
-        if let problem = session.camera.problem {
-            throw ARCloudError.invalidUsage("the recorded session's camera is invalid: \(problem)")
-        }
-        if let problem = SessionTime.problems(of: session).first {
+        // What every reader of a session refuses (camera, no frames, times, script length).
+        if let problem = session.contentProblems.first {
             throw ARCloudError.invalidUsage("the recorded session's \(problem.location) is invalid: \(problem.message)")
         }
         if let previous = currentHost, !previous.isRemoved {

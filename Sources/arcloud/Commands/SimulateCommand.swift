@@ -73,6 +73,7 @@ struct SimulateCommand: Command {
                 throw CommandFailure("cannot use the script '\(scriptPath)': \(error)")
             }
         }
+        try SessionArgument.refuseUnusable(session, at: sessionURL)
 
         let mapURL = URL(fileURLWithPath: mapArgument)
         let mapId = mapURL.pathExtension == "vpsmap" ? mapURL.deletingPathExtension().lastPathComponent : mapArgument
