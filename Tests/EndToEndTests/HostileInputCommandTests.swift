@@ -64,15 +64,23 @@ import VPS
         #expect(r.stdout.contains("\"vpsRequests\":2"), "\(r.stdout.suffix(600))")
     }
 
-    @Test func importColmapDoesNotCopyFilesFromOutside() throws {
+    /// `root/sparse/` holding a COLMAP text model of these two files, beside an empty `root/images/`.
+    static func colmapProject(cameras: String, images: String) throws -> (root: URL, model: URL) {
         let fm = FileManager.default
         let root = fm.temporaryDirectory.appendingPathComponent("hostile-colmap-\(UUID().uuidString)")
-        defer { try? fm.removeItem(at: root) }
         let model = root.appendingPathComponent("sparse")
         try fm.createDirectory(at: model, withIntermediateDirectories: true)
         try fm.createDirectory(at: root.appendingPathComponent("images"), withIntermediateDirectories: true)
-        try Data("1 PINHOLE 640 480 500 500 320 240\n".utf8).write(to: model.appendingPathComponent("cameras.txt"))
-        try Data("1 1 0 0 0 0 0 0 1 ../../../../../../../../etc/passwd\n\n".utf8).write(to: model.appendingPathComponent("images.txt"))
+        try Data(cameras.utf8).write(to: model.appendingPathComponent("cameras.txt"))
+        try Data(images.utf8).write(to: model.appendingPathComponent("images.txt"))
+        return (root, model)
+    }
+
+    @Test func importColmapDoesNotCopyFilesFromOutside() throws {
+        let fm = FileManager.default
+        let (root, model) = try Self.colmapProject(cameras: "1 PINHOLE 640 480 500 500 320 240\n",
+                                                   images: "1 1 0 0 0 0 0 0 1 ../../../../../../../../etc/passwd\n\n")
+        defer { try? fm.removeItem(at: root) }
         let out = root.appendingPathComponent("imported")
         let r = try ArcloudProcess.run(["dataset", "import-colmap", model.path, out.path])
         #expect(r.status == 1, "\(r.stdout) \(r.stderr)")
@@ -235,15 +243,11 @@ import VPS
 
     @Test func importColmapRefusesImagesOfAnotherSizeThanTheirCamera() throws {
         let fm = FileManager.default
-        let root = fm.temporaryDirectory.appendingPathComponent("hostile-colmap-size-\(UUID().uuidString)")
-        defer { try? fm.removeItem(at: root) }
-        let model = root.appendingPathComponent("sparse")
-        try fm.createDirectory(at: model, withIntermediateDirectories: true)
-        try fm.createDirectory(at: root.appendingPathComponent("images"), withIntermediateDirectories: true)
-        try fm.copyItem(at: Self.walk.appendingPathComponent("frames/000000.jpg"), to: root.appendingPathComponent("images/a.jpg"))
         // The walk's images are 640x480; the model says 320x240.
-        try Data("1 PINHOLE 320 240 260 260 160 120\n".utf8).write(to: model.appendingPathComponent("cameras.txt"))
-        try Data("1 1 0 0 0 0 0 0 1 a.jpg\n\n".utf8).write(to: model.appendingPathComponent("images.txt"))
+        let (root, model) = try Self.colmapProject(cameras: "1 PINHOLE 320 240 260 260 160 120\n",
+                                                   images: "1 1 0 0 0 0 0 0 1 a.jpg\n\n")
+        defer { try? fm.removeItem(at: root) }
+        try fm.copyItem(at: Self.walk.appendingPathComponent("frames/000000.jpg"), to: root.appendingPathComponent("images/a.jpg"))
         let out = root.appendingPathComponent("imported")
         let r = try ArcloudProcess.run(["dataset", "import-colmap", model.path, out.path])
         #expect(r.status == 1, "\(r.stdout) \(r.stderr)")
