@@ -38,6 +38,8 @@ report_skipped() {
   n=$(grep -cE 'Test .* skipped: "needs the real photos' "$log" || true)
   if [ "$n" -gt 0 ]; then
     echo "test.sh: $n real-photo tests skipped: no real photos beside the clone (ARCLOUD_REAL_PHOTOS=/path/to/shared/real runs them)"
+  else
+    echo "test.sh: no real-photo test skipped"
   fi
 }
 

@@ -15,11 +15,12 @@ struct SimulateCommand: Command {
         replay time, tracks with the device odometry in between, and plays the session's
         script (timed taps, start/stop navigation, reset, shutdown). Every state snapshot
         and every event is printed on standard output as one JSON line; a summary line
-        ends the output (fields: README, "Simulating an AR session").
+        ends the output (fields: docs/simulate.md).
 
         Exit status: 0 when the session ends without an error (and every --expect holds),
-        1 when it ends with an error (say `invalidAccessToken`) or an expectation fails,
-        2 for a usage mistake.
+        1 when it ends with an error (say `invalidAccessToken`) or an expectation fails, or
+        when the session cannot be replayed at all (no frames, an invalid camera, a time
+        beyond ±1e12 s, more than 10000 script actions), 2 for a usage mistake.
 
         OPTIONS:
           --map <file>          The map: localized against in-process (the embedded VPS).
@@ -31,7 +32,8 @@ struct SimulateCommand: Command {
                                 at their recorded times, requests overlap the replay
           --interval <seconds>  Replay time between VPS requests (default 1)
           --script <file>       Actions to play instead of the session's own script: a JSON
-                                array of {"time": s, "action": {...}} or {"script": [...]}
+                                array of {"time": s, "action": {...}} or {"script": [...]};
+                                at most 10000 actions and 4 MiB
           --expect <list>       Conditions on the final state, comma-separated:
                                 localized, localizing, failed, notStarted, sceneReady,
                                 navigating, arrived, shutdown, invalidAccessToken,
