@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14's COLMAP-frame check: the shipped gallery map rebuilt from a COLMAP export of
+# The COLMAP-frame check (maps in any units and any frame): the shipped gallery map rebuilt from a COLMAP export of
 # Datasets/gallery-mapping re-expressed y-down at another scale (scripts/colmap-frame.py),
 # built with `--up 0,-1,0` (units unknown). Then the walk and the hard (blurred) sessions,
 # localized against it WITH each frame's gravity, must place at least as many frames within

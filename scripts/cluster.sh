@@ -41,7 +41,7 @@ free_port() {
 
 nginx_bin() {
   for b in nginx /usr/sbin/nginx; do command -v "$b" >/dev/null 2>&1 && { command -v "$b"; return; }; done
-  fail "nginx is not installed (scripts/setup.sh installs it)"
+  fail "nginx is not installed (scripts/setup.sh nginx installs it)"
 }
 
 # Starts replica $1 (1-based) on a free port; waits for its "listening" line.
@@ -109,7 +109,7 @@ up() {
   REPLICAS=${1:-2}
   [ -f "$dir/cluster.env" ] && fail "already up ($dir/cluster.env); run scripts/cluster.sh down first"
   local started=$SECONDS
-  scripts/setup.sh >/dev/null
+  scripts/setup.sh postgres nginx >/dev/null
   build_arcloud
   rm -rf "$dir"; mkdir -p "$dir/maps"
   # From here on a failure stops whatever was started.

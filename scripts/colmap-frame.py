@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The COLMAP-frame check of issue 14, in two steps (plain Python, no packages).
+"""The COLMAP-frame check (maps in any units and any frame), in two steps (plain Python, no packages).
 
 export <mapping session> <query session> <out dir> [--scale S]
     Re-expresses both sessions in another frame, as a COLMAP reconstruction would give it:

@@ -15,7 +15,10 @@ trap 'rm -rf "$work"' EXIT
 start=$(date +%s)
 
 git clone -q --bare "$repo" "$work/arcloud.git"
-git -C "$work/arcloud.git" tag 1.0.0 "$(git rev-parse HEAD)"
+# Tagged with the version `arcloud --version` prints, as a release would be.
+version=$(sed -n 's/^let arcloudVersion = "\(.*\)"$/\1/p' Sources/arcloud/CommandLine/Version.swift)
+[ -n "$version" ] || { echo "dependency-test: no arcloudVersion in Sources/arcloud/CommandLine/Version.swift" >&2; exit 1; }
+git -C "$work/arcloud.git" tag "$version" "$(git rev-parse HEAD)"
 
 mkdir -p "$work/App/Sources/App"
 cat >"$work/App/Package.swift" <<MANIFEST
@@ -24,7 +27,7 @@ import PackageDescription
 
 let package = Package(
     name: "App",
-    dependencies: [.package(url: "file://$work/arcloud.git", from: "1.0.0")],
+    dependencies: [.package(url: "file://$work/arcloud.git", from: "$version")],
     targets: [
         .executableTarget(name: "App", dependencies: [.product(name: "GraffityARCloud", package: "arcloud")]),
     ]
@@ -38,7 +41,7 @@ import GraffityARCloud
 let repo = URL(fileURLWithPath: CommandLine.arguments[1])
 let walk = repo.appendingPathComponent("Datasets/gallery-query-walk")
 let configuration = GraffityARCloud.Configuration(
-    mapId: "gallery", embeddedMapURL: repo.appendingPathComponent("Maps/gallery.vpsmap"), clock: .virtual)
+    mapId: "gallery", embeddedMapURL: repo.appendingPathComponent("Maps/gallery.vpsmap"))
 let outcome: String = try await { @MainActor in
     let sdk = GraffityARCloud(configuration: configuration)
     let session: RecordedSession = try RecordedSession.load(from: walk)

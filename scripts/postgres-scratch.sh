@@ -9,7 +9,7 @@ set -euo pipefail
 command=${1:?usage: postgres-scratch.sh start|stop <dir>}
 dir=${2:?usage: postgres-scratch.sh start|stop <dir>}
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-[ -x "$bin/initdb" ] || { echo "postgres-scratch: no PostgreSQL server binaries (scripts/setup.sh installs postgresql)" >&2; exit 1; }
+[ -x "$bin/initdb" ] || { echo "postgres-scratch: no PostgreSQL server binaries (scripts/setup.sh postgres installs them)" >&2; exit 1; }
 # From /: `postgres` may not enter the caller's folder (a `mktemp -d` clone is mode 700),
 # and would say so on every call. Every path passed is absolute.
 as_owner() {

@@ -43,7 +43,7 @@ case $mode in
         ;;
 esac
 
-scripts/setup.sh
+scripts/setup.sh postgres
 # VisionCore at -O2 as in scripts/test.sh: Eigen at -O0 is ~50x slower. Sanitizers still
 # instrument optimised C++; -fno-omit-frame-pointer keeps their stack traces whole.
 cxx=(-Xcxx -O2 -Xcxx -fno-omit-frame-pointer)

@@ -21,26 +21,50 @@ extension GraffityARCloud {
         public var retryPolicy: RetryPolicy
         /// Time allowed for one HTTP exchange (connecting included).
         public var requestTimeout: Duration
-        /// How recorded sessions are replayed; see `ReplayClock`. Real time is the app's
-        /// default; tests choose `.virtual` and drive the replay through
-        /// `GraffityARCloud.makeVirtualReplay(session:directory:)`.
-        public var clock: ReplayClock
         /// Seed for retry jitter; nil draws from the system generator. A seed makes a
         /// virtual-clock simulation against a flaky backend replay identically.
         public var jitterSeed: UInt64?
         /// Navigation radii, hint angles and how long localization may be lost.
         public var navigation: NavigationOptions
 
+        /// The clock a configuration written for 0.1 states through the deprecated `clock`;
+        /// nil when it states none. The host factories refuse the one that contradicts them.
+        var statedClock: ReplayClock?
+
         /// A configuration; only `mapId` and a VPS (`serverURL` or `embeddedMapURL`) are needed.
+        /// The replay clock is not part of it: the host factory chooses it
+        /// (`GraffityARCloud.makeViewController` real time, `makeVirtualReplay` stepped).
         public init(mapId: String, serverURL: URL? = nil, accessToken: String? = nil,
                     embeddedMapURL: URL? = nil, vpsRequestInterval: Duration = .seconds(1),
                     retryPolicy: RetryPolicy = .default, requestTimeout: Duration = .seconds(10),
-                    clock: ReplayClock = .realtime, jitterSeed: UInt64? = nil,
-                    navigation: NavigationOptions = NavigationOptions()) {
+                    jitterSeed: UInt64? = nil, navigation: NavigationOptions = NavigationOptions()) {
             self.mapId = mapId; self.serverURL = serverURL; self.accessToken = accessToken
             self.embeddedMapURL = embeddedMapURL; self.vpsRequestInterval = vpsRequestInterval
             self.retryPolicy = retryPolicy; self.requestTimeout = requestTimeout
-            self.clock = clock; self.jitterSeed = jitterSeed; self.navigation = navigation
+            self.jitterSeed = jitterSeed; self.navigation = navigation
+        }
+
+        /// A configuration stating the replay clock, as 0.1 required. The factory chooses
+        /// it now; a stated clock only makes the factory that contradicts it throw.
+        @available(*, deprecated, message: "drop 'clock:': makeViewController replays in real time, makeVirtualReplay makes a host you step with advance(by:)")
+        public init(mapId: String, serverURL: URL? = nil, accessToken: String? = nil,
+                    embeddedMapURL: URL? = nil, vpsRequestInterval: Duration = .seconds(1),
+                    retryPolicy: RetryPolicy = .default, requestTimeout: Duration = .seconds(10),
+                    clock: ReplayClock, jitterSeed: UInt64? = nil,
+                    navigation: NavigationOptions = NavigationOptions()) {
+            self.init(mapId: mapId, serverURL: serverURL, accessToken: accessToken, embeddedMapURL: embeddedMapURL,
+                      vpsRequestInterval: vpsRequestInterval, retryPolicy: retryPolicy, requestTimeout: requestTimeout,
+                      jitterSeed: jitterSeed, navigation: navigation)
+            statedClock = clock
+        }
+
+        /// The replay clock stated for 0.1 (`.realtime` when none is). Setting it no longer
+        /// chooses the clock: `makeViewController` throws on `.virtual`, `makeVirtualReplay`
+        /// on `.realtime`, rather than give a host whose time nothing advances.
+        @available(*, deprecated, message: "the host factory chooses the clock: makeViewController replays in real time, makeVirtualReplay makes a host you step with advance(by:)")
+        public var clock: ReplayClock {
+            get { statedClock ?? .realtime }
+            set { statedClock = newValue }
         }
 
         /// Why this configuration cannot start a session, or nil when it can.
@@ -51,17 +75,18 @@ extension GraffityARCloud {
     }
 }
 
-/// How a session host replays a recorded session.
+/// How a session host replays a recorded session (`ARSessionHost.clock`). The factory that
+/// makes the host decides: `GraffityARCloud.makeViewController` real time,
+/// `GraffityARCloud.makeVirtualReplay` virtual.
 public enum ReplayClock: String, Sendable, Hashable, Codable {
     /// Frames are presented at their recorded times on the continuous clock, and VPS
     /// requests run concurrently with the replay, as on a device. Retry backoff waits in
     /// real time.
     case realtime
     /// For tests. Time moves only when `VirtualReplayHost.advance(by:)` (or `runToEnd()`)
-    /// moves it, and
-    /// stands still while the backend works: a VPS answer is applied before the next frame.
-    /// Retry backoff is accounted on a `VirtualClock` and takes no real time. The same
-    /// session and answers therefore give the same sequence of states and events on
-    /// every run and with every backend.
+    /// moves it, and stands still while the backend works: a VPS answer is applied before
+    /// the next frame. Retry backoff is accounted on a `VirtualClock` and takes no real
+    /// time. The same session and answers therefore give the same sequence of states and
+    /// events on every run and with every backend.
     case virtual
 }

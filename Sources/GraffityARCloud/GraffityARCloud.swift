@@ -23,8 +23,10 @@ import VPS
 /// host.removeFromParent()
 /// ```
 ///
-/// Tests that need the same states on every run choose `clock: .virtual` and make the host
-/// with `makeVirtualReplay(session:directory:)`, whose `advance(by:)` moves replay time.
+/// The host factory chooses the replay clock, once: `makeViewController` replays in real
+/// time, as on a phone; `makeVirtualReplay` makes a `VirtualReplayHost` whose time moves
+/// only when its `advance(by:)` moves it, for tests that need the same states on every run.
+/// Either host becomes the one `reset()` routes to.
 ///
 /// Everything runs on the main actor. Observers get state three ways, with the same
 /// semantics (the current snapshot first, then each distinct change): the `delegate`,
@@ -51,8 +53,10 @@ public final class GraffityARCloud {
         set { if !isShutDown { storedDelegate = newValue } }
     }
 
-    /// The backend every host uses, wrapped in the retry policy.
-    let backend: any VPSBackend
+    /// The backend every host uses; each host wraps it in the retry policy on its own clock.
+    private let baseBackend: any VPSBackend
+    /// Retry jitter, shared by the hosts so a seeded session draws one sequence.
+    private let jitter: JitterSource
     /// Why this session cannot make hosts (a configuration naming no VPS), if it cannot.
     private let setupProblem: String?
     private weak var storedDelegate: (any GraffityARCloudDelegate)?
@@ -71,7 +75,7 @@ public final class GraffityARCloud {
     }
 
     /// A session served by `backend` (a custom transport, or a test double), still under
-    /// the configuration's retry policy and clock.
+    /// the configuration's retry policy.
     public convenience init(configuration: Configuration, backend: any VPSBackend) {
         self.init(configuration: configuration, backend: backend, setupProblem: nil)
     }
@@ -79,14 +83,18 @@ public final class GraffityARCloud {
     private init(configuration: Configuration, backend: any VPSBackend, setupProblem: String?) {
         self.configuration = configuration
         self.setupProblem = setupProblem
-        let jitter = configuration.jitterSeed.map(JitterSource.seeded) ?? .system
-        switch configuration.clock {
+        self.baseBackend = backend
+        self.jitter = configuration.jitterSeed.map(JitterSource.seeded) ?? .system
+    }
+
+    /// The backend as a host on `clock` uses it: retried under the configuration's policy,
+    /// with backoff waited on that clock (a `VirtualClock` takes no real time).
+    func retryingBackend(on clock: ReplayClock) -> any VPSBackend {
+        switch clock {
         case .realtime:
-            self.backend = RetryingBackend(base: backend, policy: configuration.retryPolicy,
-                                           clock: ContinuousClock(), jitter: jitter)
+            RetryingBackend(base: baseBackend, policy: configuration.retryPolicy, clock: ContinuousClock(), jitter: jitter)
         case .virtual:
-            self.backend = RetryingBackend(base: backend, policy: configuration.retryPolicy,
-                                           clock: VirtualClock(), jitter: jitter)
+            RetryingBackend(base: baseBackend, policy: configuration.retryPolicy, clock: VirtualClock(), jitter: jitter)
         }
     }
 
@@ -138,14 +146,23 @@ public final class GraffityARCloud {
 
     // MARK: Session
 
-    /// Makes the session host (the "view controller") that replays `session`, reading
-    /// frame images from `images`. The new host becomes the one `reset()` routes to;
-    /// a previous host stops (keep one active host per SDK).
-    /// - Throws: `ARCloudError.sessionShutDown`; `.invalidUsage` for invalid intrinsics, a
-    ///   frame timestamp or script time the replay clock cannot hold (`SessionTime`), or a
-    ///   configuration that names no VPS.
+    /// Makes the session host (the "view controller") that replays `session` in real time,
+    /// reading frame images from `images`: after `loadView()` its frames come at their
+    /// recorded times and VPS requests overlap the replay, as on a phone. The new host
+    /// becomes the one `reset()` routes to; a previous host stops (keep one active host per
+    /// SDK). For a host whose time you step, use `makeVirtualReplay(session:images:)`.
+    /// - Throws: `ARCloudError.sessionShutDown`; `.invalidUsage` for a session every reader
+    ///   refuses (`RecordedSession.contentProblems`: invalid intrinsics, no frames, a time the
+    ///   replay clock cannot hold, more script actions than `ScriptLimits.maxActions`), a
+    ///   configuration that names no VPS,
+    ///   or one that states the deprecated `clock: .virtual` (it would otherwise get a host
+    ///   it believes it can step).
     public func makeViewController(session: RecordedSession, images: any FrameImageSource) throws -> ARSessionHost {
-        try install(session) { ARSessionHost(sdk: self, session: session, images: images, clock: configuration.clock) }
+        if configuration.statedClock == .virtual {
+            throw ARCloudError.invalidUsage("the configuration states clock .virtual, which no longer chooses the clock: "
+                + "make a host you step with makeVirtualReplay(session:images:), or drop 'clock:' for a real-time one")
+        }
+        return try install(session) { ARSessionHost(sdk: self, session: session, images: images, clock: .realtime) }
     }
 
     /// Makes the session host for a recorded session stored in `directory`.
@@ -153,14 +170,17 @@ public final class GraffityARCloud {
         try makeViewController(session: session, images: DirectoryFrameImages(directory: directory))
     }
 
-    /// Makes a session host for tests, driven step by step on the virtual clock with
-    /// `VirtualReplayHost.advance(by:)`. Otherwise it is `makeViewController(session:images:)`.
-    /// - Throws: `ARCloudError.invalidUsage` unless `Configuration.clock` is `.virtual`
-    ///   (a replay in real time moves by itself and cannot be advanced); as
-    ///   `makeViewController(session:images:)`.
+    /// Makes the session host (the "view controller") for tests: the same host as
+    /// `makeViewController(session:images:)`, registered the same way (`reset()` routes to
+    /// the latest host of either factory), but its time moves only when
+    /// `VirtualReplayHost.advance(by:)` or `runToEnd()` moves it, and each VPS answer is
+    /// applied before the next frame, so a run gives the same states every time.
+    /// - Throws: as `makeViewController(session:images:)`, and `.invalidUsage` for a
+    ///   configuration that states the deprecated `clock: .realtime`.
     public func makeVirtualReplay(session: RecordedSession, images: any FrameImageSource) throws -> VirtualReplayHost {
-        guard configuration.clock == .virtual else {
-            throw ARCloudError.invalidUsage("makeVirtualReplay needs Configuration.clock = .virtual; this session replays in real time (use makeViewController)")
+        if configuration.statedClock == .realtime {
+            throw ARCloudError.invalidUsage("the configuration states clock .realtime, which no longer chooses the clock: "
+                + "use makeViewController(session:images:) for a real-time host, or drop 'clock:' to step this one")
         }
         return try install(session) { VirtualReplayHost(sdk: self, session: session, images: images, clock: .virtual) }
     }
@@ -175,10 +195,8 @@ public final class GraffityARCloud {
     private func install<Host: ARSessionHost>(_ session: RecordedSession, _ make: () -> Host) throws -> Host {
         guard !isShutDown else { throw ARCloudError.sessionShutDown }
         if let setupProblem { throw ARCloudError.invalidUsage(setupProblem) }
-        if let problem = session.camera.problem {
-            throw ARCloudError.invalidUsage("the recorded session's camera is invalid: \(problem)")
-        }
-        if let problem = SessionTime.problems(of: session).first {
+        // What every reader of a session refuses (camera, no frames, times, script length).
+        if let problem = session.contentProblems.first {
             throw ARCloudError.invalidUsage("the recorded session's \(problem.location) is invalid: \(problem.message)")
         }
         if let previous = currentHost, !previous.isRemoved {

@@ -35,24 +35,9 @@ import Testing
         let listed = try ArcloudProcess.run(["token", "list", "--db", db])
         #expect(listed.stdout.contains("e2e") && listed.stdout.contains("active") && !listed.stdout.contains(token))
 
-        let serve = Process()
-        serve.executableURL = ArcloudProcess.executable
-        serve.arguments = ["serve", "--maps", dir.appendingPathComponent("maps").path, "--db", db, "--port", "0"]
-        let out = Pipe(), err = Pipe()
-        serve.standardOutput = out
-        serve.standardError = err
-        try serve.run()
+        let server = try RunningServe(["--maps", dir.appendingPathComponent("maps").path, "--db", db, "--port", "0"])
+        let serve = server.process, out = server.out, err = server.err, firstLine = server.firstLine, url = server.url
         defer { if serve.isRunning { serve.terminate() } }
-
-        // The first stdout line names the bound URL.
-        var firstLine = Data()
-        while !firstLine.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            firstLine += chunk
-        }
-        let line = String(decoding: firstLine, as: UTF8.self)
-        let url = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(line)")
 
         #expect(try get(url + "/healthz", token: nil).status == 200)
         let maps = try get(url + "/v1/maps", token: token)
@@ -72,6 +57,29 @@ import Testing
         let entries = log.split(separator: "\n").filter { $0.hasPrefix("{") }
         #expect(entries.count == 4)                        // one JSON line per request
         #expect(!log.contains(token))
+    }
+
+    /// `--threads` named connection threads in 0.1 and was removed when every connection got
+    /// a thread of its own; scripts that pass it must still start the service, warned.
+    @Test func threadsIsADeprecatedAliasOfWorkers() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("serve-threads-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("maps"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = ["--maps", dir.appendingPathComponent("maps").path, "--db", dir.appendingPathComponent("tokens.db").path, "--port", "0"]
+
+        let server = try RunningServe(base + ["--threads", "3"])
+        defer { if server.process.isRunning { server.process.terminate() } }
+        let metrics = try get(server.url + "/metrics", token: nil)
+        #expect(metrics.body.split(separator: "\n").contains("arcloud_localization_workers 3"), "\(metrics.body)")
+        server.process.terminate()
+        server.process.waitUntilExit()
+        let stderr = String(decoding: server.err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stderr.contains("'--threads' is deprecated") && stderr.contains("use '--workers'"), "\(stderr)")
+
+        let both = try ArcloudProcess.run(["serve"] + base + ["--threads", "3", "--workers", "2"])
+        #expect(both.status == 2 && both.stderr.contains("'--threads' (deprecated) and '--workers' both given"), "\(both.stderr)")
+        let bad = try ArcloudProcess.run(["serve"] + base + ["--threads", "0"])
+        #expect(bad.status == 2 && bad.stderr.contains("'--threads' needs a whole number in 1...256"), "\(bad.stderr)")
     }
 
     /// `bench serve` on the shipped map, kept small: every request answered, and each
@@ -118,4 +126,36 @@ import Testing
             }
         }
     }
+}
+
+/// `arcloud serve` started with `arguments`, once its first stdout line (the bound URL) is read.
+private struct RunningServe {
+    let process = Process()
+    let out = Pipe(), err = Pipe()
+    /// The first stdout bytes, through the "listening on" line.
+    private(set) var firstLine = Data()
+    /// The bound URL, `http://127.0.0.1:PORT`.
+    private(set) var url = ""
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = ArcloudProcess.executable
+        process.arguments = ["serve"] + arguments
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        while !firstLine.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            firstLine += chunk
+        }
+        let line = String(decoding: firstLine, as: UTF8.self)
+        guard let bound = line.split(separator: " ").first(where: { $0.hasPrefix("http://") }) else {
+            process.terminate()
+            throw DidNotStart(stdout: line)
+        }
+        url = String(bound)
+    }
+
+    /// The service exited or printed something else before its "listening on" line.
+    struct DidNotStart: Error { var stdout: String }
 }

@@ -19,7 +19,7 @@ struct PublicAPICompileTests {
         let objects: [SceneObject] = scene.objects
         let options: LocalizerOptions = LocalizerOptions()
         let configuration: GraffityARCloud.Configuration = .init(mapId: "m", serverURL: URL(string: "http://127.0.0.1:9"),
-                                                                 accessToken: "t", clock: .virtual)
+                                                                 accessToken: "t")
         let state: GraffityARCloud.State = .initial
         let vps: VPSState = .localized(sectionId: "a")
         let navigation: NavigationState = NavigationState(destination: "n", hint: NavigationHint.turnLeft)

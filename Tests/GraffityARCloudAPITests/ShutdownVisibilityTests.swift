@@ -44,31 +44,14 @@ private struct RejectingBackend: VPSBackend {
     func scene(mapId: String) async throws -> SceneContent { SceneContent() }
 }
 
-/// Frames as bytes of a tiny valid PNG header: enough for a backend that never decodes.
-private struct PlaceholderImages: FrameImageSource {
-    func image(for frame: RecordedSession.Frame) throws -> EncodedImage {
-        EncodedImage(format: .png, data: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
-    }
-}
-
-private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-
-private func session(frames: Int) -> RecordedSession {
-    let camera = CameraIntrinsics(width: 640, height: 480, fx: 525, fy: 525, cx: 319.5, cy: 239.5)
-    let identity = Pose(rotation: Quaternion(x: 0, y: 0, z: 0, w: 1), translation: .zero)
-    return RecordedSession(name: "placeholder", camera: camera, frames: (0..<frames).map {
-        RecordedSession.Frame(id: "f\($0)", timestamp: Double($0) / 10, image: "f\($0).png", odometry: identity)
-    })
-}
 
 @MainActor
 struct ShutdownVisibilityTests {
     @Test("after shutdown() the delegate, a stream and a subscription all end on one snapshot with isShutDown")
     func everyObserverEndsOnTheShutdownSnapshot() async throws {
-        let walk = root.appendingPathComponent("Datasets/gallery-query-walk")
+        let walk = packageRoot.appendingPathComponent("Datasets/gallery-query-walk")
         let sdk = GraffityARCloud(configuration: .init(
-            mapId: "gallery", embeddedMapURL: root.appendingPathComponent("Maps/gallery.vpsmap"), clock: .virtual))
+            mapId: "gallery", embeddedMapURL: packageRoot.appendingPathComponent("Maps/gallery.vpsmap")))
         let observers = Observers(sdk)
         let host = try sdk.makeVirtualReplay(session: try RecordedSession.load(from: walk), directory: walk)
         try await host.loadView()
@@ -91,10 +74,10 @@ struct ShutdownVisibilityTests {
 
     @Test("a rejected token: every observer sees .failed(.invalidAccessToken), then the same shutdown snapshot keeping lastError")
     func rejectedTokenEndsEveryObserverOnTheSameSnapshot() async throws {
-        let sdk = GraffityARCloud(configuration: .init(mapId: "m", serverURL: URL(string: "http://127.0.0.1:9"), clock: .virtual),
+        let sdk = GraffityARCloud(configuration: .init(mapId: "m", serverURL: URL(string: "http://127.0.0.1:9")),
                                   backend: RejectingBackend())
         let observers = Observers(sdk)
-        let host = try sdk.makeVirtualReplay(session: session(frames: 5), images: PlaceholderImages())
+        let host = try sdk.makeVirtualReplay(session: placeholderSession(frames: 5), images: PlaceholderImages())
         try await host.loadView()
         try await host.advance(by: .seconds(1))
 
@@ -107,20 +90,11 @@ struct ShutdownVisibilityTests {
         }
     }
 
-    @Test("the virtual clock is a deliberate choice: makeVirtualReplay refuses a real-time configuration when the host is made")
-    func virtualReplayNeedsTheVirtualClock() throws {
-        let sdk = GraffityARCloud(configuration: .init(mapId: "m", serverURL: URL(string: "http://127.0.0.1:9")))
-        #expect(sdk.configuration.clock == .realtime, "real time is the app default")
-        #expect(throws: ARCloudError.self) { _ = try sdk.makeVirtualReplay(session: session(frames: 2), images: PlaceholderImages()) }
-        let host: ARSessionHost = try sdk.makeViewController(session: session(frames: 2), images: PlaceholderImages())
-        #expect(!(host is VirtualReplayHost))
-    }
-
     @Test("a configuration naming neither a server nor a map file is refused when the host is made, with the reason")
     func configurationWithoutAVPSIsRefusedEarly() {
         let sdk = GraffityARCloud(configuration: .init(mapId: "gallery"))
         #expect {
-            _ = try sdk.makeViewController(session: session(frames: 2), images: PlaceholderImages())
+            _ = try sdk.makeViewController(session: placeholderSession(frames: 2), images: PlaceholderImages())
         } throws: { error in
             (error as? ARCloudError).map { "\($0.localizedDescription)".contains("embeddedMapURL") } ?? false
         }
@@ -128,7 +102,7 @@ struct ShutdownVisibilityTests {
 
     @Test("reset() is awaited without try, and after shutdown it changes nothing")
     func resetAfterShutdownIsANoOp() async throws {
-        let sdk = GraffityARCloud(configuration: .init(mapId: "m", serverURL: URL(string: "http://127.0.0.1:9"), clock: .virtual),
+        let sdk = GraffityARCloud(configuration: .init(mapId: "m", serverURL: URL(string: "http://127.0.0.1:9")),
                                   backend: RejectingBackend())
         await sdk.shutdown()
         let before = sdk.state

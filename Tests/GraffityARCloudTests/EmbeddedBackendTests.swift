@@ -24,7 +24,7 @@ struct EmbeddedBackendTests {
 
     @Test("without a server URL the session loads the scene from the map file")
     func loadsSceneFromMapFile() async throws {
-        let sdk = GraffityARCloud(configuration: .init(mapId: "gallery", embeddedMapURL: mapURL, clock: .virtual))
+        let sdk = GraffityARCloud(configuration: .init(mapId: "gallery", embeddedMapURL: mapURL))
         let host = try sdk.makeVirtualReplay(session: Fixtures.session(), images: StubImages())
         try await host.loadView()
         #expect(host.scene == scene)
@@ -33,7 +33,7 @@ struct EmbeddedBackendTests {
 
     @Test("a map without points cannot localize: the session reports localizerUnavailable")
     func mapWithoutPoints() async throws {
-        let sdk = GraffityARCloud(configuration: .init(mapId: "gallery", embeddedMapURL: mapURL, clock: .virtual))
+        let sdk = GraffityARCloud(configuration: .init(mapId: "gallery", embeddedMapURL: mapURL))
         let host = try sdk.makeVirtualReplay(session: Fixtures.session(), images: StubImages())
         try await host.loadView()
         try await host.advance(by: .zero)
@@ -94,7 +94,7 @@ struct EmbeddedBackendTests {
                                   odometry: Pose(rotation: .identity, translation: SIMD3(0.01 * Double(i), 0, 0)))
         }
         let session = RecordedSession(name: "wall", camera: PlanarMap.camera, frames: frames)
-        let sdk = GraffityARCloud(configuration: .init(mapId: "gallery", embeddedMapURL: planar.url, clock: .virtual))
+        let sdk = GraffityARCloud(configuration: .init(mapId: "gallery", embeddedMapURL: planar.url))
         let host = try sdk.makeVirtualReplay(session: session, images: planar.images)
         var events = sdk.eventStream().makeAsyncIterator()
         try await host.loadView()

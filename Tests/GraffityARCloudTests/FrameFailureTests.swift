@@ -29,7 +29,7 @@ import VPS
     func rejectedFrameIsPerFrame() async throws {
         let planar = try PlanarMap()
         let sdk = GraffityARCloud(configuration: .init(mapId: "gallery", embeddedMapURL: planar.url,
-                                                       vpsRequestInterval: .seconds(0.1), clock: .virtual))
+                                                       vpsRequestInterval: .seconds(0.1)))
         let host = try sdk.makeVirtualReplay(session: session(), images: DamagedFrame(jpeg: planar.jpeg, badFrame: "f0"))
         var events = sdk.eventStream().makeAsyncIterator()
         try await host.loadView()
@@ -51,7 +51,7 @@ import VPS
         let planar = try PlanarMap()
         var s = session(frames: 3)
         s.frames[2].timestamp = 1e308
-        let sdk = GraffityARCloud(configuration: .init(mapId: "gallery", embeddedMapURL: planar.url, clock: .virtual))
+        let sdk = GraffityARCloud(configuration: .init(mapId: "gallery", embeddedMapURL: planar.url))
         #expect {
             try sdk.makeVirtualReplay(session: s, images: planar.images)
         } throws: { error in

@@ -11,7 +11,7 @@ struct HTTPLifecycleTests {
     static func configuration(server: URL, token: String, attempts: Int = 5) -> GraffityARCloud.Configuration {
         .init(mapId: StubEngine.mapId, serverURL: server, accessToken: token, vpsRequestInterval: .seconds(1),
               retryPolicy: RetryPolicy(maxAttempts: attempts, initialBackoff: .milliseconds(50)),
-              requestTimeout: .seconds(60), clock: .virtual, jitterSeed: 1)   // real time: never reached on loopback
+              requestTimeout: .seconds(60), jitterSeed: 1)   // real time: never reached on loopback
     }
 
     @Test("a server answering 401 ends the session with invalidAccessToken")

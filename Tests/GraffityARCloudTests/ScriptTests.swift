@@ -79,7 +79,7 @@ struct ScriptTests {
         var session = Fixtures.session(frames: 5)
         session.script = [ScriptAction(time: 0.05, action: .startNavigation(node: "n1")),
                           ScriptAction(time: 0.45, action: .shutdown)]
-        let sdk = GraffityARCloud(configuration: Fixtures.configuration(interval: .seconds(0.1), clock: .realtime),
+        let sdk = GraffityARCloud(configuration: Fixtures.configuration(interval: .seconds(0.1)),
                                   backend: GroundTruthBackend(session: session, scene: Fixtures.gallery))
         let host = try sdk.makeViewController(session: session, images: StubImages())
         let delegate = RecordingDelegate()

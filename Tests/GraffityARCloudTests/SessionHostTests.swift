@@ -90,15 +90,15 @@ struct SessionHostTests {
         #expect(await events.next() == .localization(.notLocalized(frameId: "f0", reason: "too few inliers (12 < 30)")))
     }
 
-    @Test("advance needs a loaded view, and only a virtual-clock configuration makes a host that has it")
+    @Test("advance needs a loaded view; only makeVirtualReplay makes a host that has it")
     func advanceRules() async throws {
         let (_, host) = try Fixtures.make(ScriptedBackend())
+        #expect(host.clock == .virtual)
         await #expect(throws: ARCloudError.hostNotLoaded) { try await host.advance(by: .seconds(1)) }
 
-        let realtime = GraffityARCloud(configuration: Fixtures.configuration(clock: .realtime), backend: ScriptedBackend())
-        #expect(throws: ARCloudError.self) {
-            _ = try realtime.makeVirtualReplay(session: Fixtures.session(), images: StubImages())
-        }
+        let sdk = GraffityARCloud(configuration: Fixtures.configuration(), backend: ScriptedBackend())
+        let realtime = try sdk.makeViewController(session: Fixtures.session(), images: StubImages())
+        #expect(realtime.clock == .realtime && !(realtime is VirtualReplayHost))
     }
 
     @Test("removing the host stops it and reports that nothing is hosted")

@@ -23,7 +23,7 @@ struct ShippedSessionTests {
     static func configuration(server: URL? = nil, token: String? = nil) -> GraffityARCloud.Configuration {
         .init(mapId: ShippedData.mapId, serverURL: server, accessToken: token,
               embeddedMapURL: server == nil ? ShippedData.mapURL : nil, vpsRequestInterval: .seconds(1),
-              requestTimeout: .seconds(120), clock: .virtual, jitterSeed: 1)
+              requestTimeout: .seconds(120), jitterSeed: 1)
     }
 
     static func run(_ configuration: GraffityARCloud.Configuration) async throws -> Run {
@@ -32,7 +32,7 @@ struct ShippedSessionTests {
         let sdk = GraffityARCloud(configuration: configuration)
         let delegate = RecordingDelegate()
         sdk.delegate = delegate
-        let host = try sdk.makeViewController(session: session, directory: ShippedData.queryDirectory)
+        let host = try sdk.makeVirtualReplay(session: session, directory: ShippedData.queryDirectory)
         try await host.loadView()
         try await host.runToEnd()
         return Run(sdk: sdk, host: host, events: delegate.events, states: delegate.states)

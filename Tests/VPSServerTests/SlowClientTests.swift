@@ -136,8 +136,8 @@ func slowestOffThread(_ n: Int, _ body: @escaping @Sendable () throws -> Void) a
     }.get()
 }
 
-/// The latency a cheap request must stay under while the server is loaded: 1 s, as the
-/// issue asks, unless the same request measured on the idle server in the same test was
+/// The latency a cheap request must stay under while the server is loaded: 1 s (health and
+/// listings must answer at once under load), unless the same request measured on the idle server in the same test was
 /// already slow (a test machine shared with compilers): then four times that. A request
 /// held behind busy workers or locked out by slow clients waits for the gate or the 10 s
 /// timeout, far beyond either.

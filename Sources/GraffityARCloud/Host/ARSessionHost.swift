@@ -6,15 +6,16 @@ import VPS
 /// frames, asks the VPS to localize one every `Configuration.vpsRequestInterval`, and
 /// tracks the camera between fixes with the frames' device odometry.
 ///
-/// Made by `GraffityARCloud.makeViewController(session:images:)`. Its life follows a view
+/// Made by `GraffityARCloud.makeViewController(session:images:)` (real time) or, as a
+/// `VirtualReplayHost`, by `makeVirtualReplay(session:images:)`. Its life follows a view
 /// controller's: `loadView()` is the moment the view loads (the scene content is fetched,
 /// then `isSceneReady` turns true and localization starts), `removeFromParent()` the moment
 /// it is removed (replay and requests stop; the SDK itself stays usable).
 ///
-/// With `.realtime` (the app default) the replay runs by itself after `loadView()` and
-/// requests overlap it. With `ReplayClock.virtual` nothing moves until `runToEnd()` (or,
-/// on a `VirtualReplayHost`, `advance(by:)`) is called, and each VPS answer is applied
-/// before the next frame: runs are deterministic.
+/// In real time (`makeViewController`) the replay runs by itself after `loadView()` and
+/// requests overlap it. On a `VirtualReplayHost` nothing moves until `advance(by:)` or
+/// `runToEnd()` is called, and each VPS answer is applied before the next frame: runs are
+/// deterministic.
 ///
 /// On the same clock the host guides navigation (`GraffityARCloud.startNavigation(to:)`),
 /// answers taps (`tap(at:)`) and plays the session's script: each `ScriptAction` runs when
@@ -24,7 +25,7 @@ import VPS
 public class ARSessionHost {
     /// The recording being replayed.
     public let session: RecordedSession
-    /// How the replay is clocked.
+    /// How the replay is clocked: chosen by the factory that made the host.
     public let clock: ReplayClock
 
     /// True once `loadView()` has been called.
@@ -56,6 +57,8 @@ public class ARSessionHost {
     public var isReplayFinished: Bool { nextFrameIndex >= frames.count }
 
     let sdk: GraffityARCloud
+    /// The SDK's backend, retried on this host's clock.
+    private let backend: any VPSBackend
     /// Navigation in progress, when any (see `ARSessionHost+Navigation`).
     var activeNavigation: ActiveNavigation?
     private let images: any FrameImageSource
@@ -81,6 +84,7 @@ public class ARSessionHost {
         self.session = session
         self.images = images
         self.clock = clock
+        backend = sdk.retryingBackend(on: clock)
         // Stable sort: a recording is expected in time order, but replay must not depend on it.
         frames = session.frames.enumerated()
             .sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
@@ -100,8 +104,8 @@ public class ARSessionHost {
     // MARK: View lifecycle
 
     /// The view loads: fetches the map's scene content (state `.initializing`, then
-    /// `isSceneReady` and `.localizing`), then starts the replay (`.realtime`) or lets
-    /// `runToEnd()` or `VirtualReplayHost.advance(by:)` drive it (`.virtual`). Returns once
+    /// `isSceneReady` and `.localizing`), then starts the replay in real time, or, on a
+    /// `VirtualReplayHost`, leaves it to `advance(by:)` and `runToEnd()`. Returns once
     /// the scene fetch has finished; a fetch failure is reported in `state.lastError`, not
     /// thrown. Calling it again does nothing.
     /// - Throws: `ARCloudError.sessionShutDown`, `.hostRemoved`.
@@ -268,7 +272,7 @@ public class ARSessionHost {
         vpsRequestCount += 1
         let frame = frames[index]
         let images = self.images
-        let backend = sdk.backend
+        let backend = self.backend
         let mapId = sdk.configuration.mapId
         let camera = session.camera
         let prior = cameraPose
@@ -306,7 +310,7 @@ public class ARSessionHost {
 
     private func loadScene() async {
         sdk.update { $0.isSceneReady = false; $0.vpsState = .initializing }
-        let backend = sdk.backend
+        let backend = self.backend
         let mapId = sdk.configuration.mapId
         let load = PendingOperation({ try await backend.scene(mapId: mapId) },
                                     completion: { [weak self] outcome in self?.sceneLoadDidFinish(outcome) })

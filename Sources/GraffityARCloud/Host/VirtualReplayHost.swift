@@ -2,9 +2,9 @@
 /// virtual clock, and each VPS answer is applied before the next frame, so a run gives the
 /// same states and events every time and with every backend.
 ///
-/// Made by `GraffityARCloud.makeVirtualReplay(session:directory:)`, which refuses a
-/// configuration whose clock is not `.virtual`: a real-time host has no `advance(by:)` to
-/// call by mistake.
+/// Made by `GraffityARCloud.makeVirtualReplay(session:directory:)`, the factory of hosts
+/// whose time you step; `makeViewController` makes real-time hosts, which have no
+/// `advance(by:)` to call by mistake.
 @MainActor
 public final class VirtualReplayHost: ARSessionHost {
     /// Presents every frame up to `replayTime + duration`, waiting for each VPS answer

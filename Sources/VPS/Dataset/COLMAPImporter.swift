@@ -8,7 +8,7 @@ import Geometry
 /// `T_map_camera`, the inverse. A session has one camera: images of the camera most used
 /// (or `cameraId`) are imported, the rest skipped. Images keep their names (copied to
 /// `frames/<COLMAP name>`) and frame ids are their stems (see `ImportedImages`). COLMAP has no timestamps: images are ordered by name,
-/// `1 / fps` seconds apart.
+/// `1 / fps` seconds apart. Every image must be stored at its camera's size.
 public struct COLMAPImporter: Sendable {
     public var fps: Double = 10
     public var cameraId: Int? = nil
@@ -44,6 +44,12 @@ public struct COLMAPImporter: Sendable {
         let selected = colmap.images.filter { $0.cameraId == chosen }.sorted { $0.name < $1.name }
         guard !selected.isEmpty else { throw DatasetImportError(camera.source.description, "no registered image uses camera \(chosen)") }
         let sources = try selected.map { try $0.file(in: images) }
+        // Every image is checked before any is copied: a refused import leaves no frames behind.
+        for (im, source) in zip(selected, sources) {
+            if let p = ImportedImages.sizeProblem(of: source, camera: intrinsics) {
+                throw im.source.error("image \(im.id) of camera \(chosen): \(p)")
+            }
+        }
         let names = selected.map { ImportedImages.normalized($0.name) }
         let ids = ImportedImages.frameIds(names)
         var frames: [RecordedSession.Frame] = []

@@ -24,8 +24,8 @@ enum DatasetJSON {
     }
 
     /// The bytes of a dataset file; only a regular file is opened (a FIFO would block).
-    static func read(_ file: URL) throws -> Data {
-        do { return try RegularFile.read(file) } catch let e as RegularFileError {
+    static func read(_ file: URL, maxBytes: Int = .max) throws -> Data {
+        do { return try RegularFile.read(file, maxBytes: maxBytes) } catch let e as RegularFileError {
             throw DatasetProblem(.unreadableFile, at: file.lastPathComponent, "\(e)")
         }
     }

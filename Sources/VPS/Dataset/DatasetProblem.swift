@@ -1,7 +1,7 @@
 /// One thing wrong with a recorded session or scene file, named precisely enough to fix it.
 ///
-/// `location` says where: a JSON field path such as `frames[3].pose.q`, or a file path
-/// relative to the session folder such as `frames/000003.jpg`.
+/// `location` says where: a field of `session.json` such as `session.json: frames[3].pose.q`,
+/// or a file path relative to the session folder such as `frames/000003.jpg`.
 public struct DatasetProblem: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// `session.json` (or `scene.json`) is missing or cannot be read.
@@ -23,11 +23,14 @@ public struct DatasetProblem: Error, Sendable, Hashable, CustomStringConvertible
         /// A frame timestamp or script time that is not finite or too large for the
         /// replay clock (`SessionTime`).
         case invalidTime
+        /// A script with more actions than `ScriptLimits.maxActions`.
+        case scriptTooLong
         /// A frame's image path is absolute or leaves the session folder.
         case imagePathOutsideSession
         /// A frame's image file does not exist.
         case missingFrameImage
-        /// A frame's image file is not a JPEG or PNG whose size can be read.
+        /// A frame's image file is not a JPEG or PNG that decodes in full (a bad checksum, a
+        /// cut file, a header with no image data).
         case unreadableFrameImage
         /// A frame's image size differs from the camera's `width`×`height`.
         case imageSizeMismatch

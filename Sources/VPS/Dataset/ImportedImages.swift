@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 
 /// How the importers name frames and copy images: images keep their names, so results
 /// trace back to the user's files.
@@ -23,6 +24,20 @@ enum ImportedImages {
         }
         let stems = names.map { dropExtension(($0 as NSString).lastPathComponent) }
         return Set(stems).count == stems.count ? stems : names.map(dropExtension)
+    }
+
+    /// Why `image` cannot be a frame of a session with this camera, or nil when it can: it
+    /// must be a JPEG or PNG stored at the camera's size, since intrinsics describe the
+    /// image as stored and a session has one camera. Read from the header: the importers
+    /// copy images, `dataset validate` decodes them.
+    static func sizeProblem(of image: URL, camera: CameraIntrinsics) -> String? {
+        guard let header = ImageHeader.read(image) else {
+            return "\(image.lastPathComponent) is not a JPEG or PNG with a readable size"
+        }
+        guard header.width == camera.width, header.height == camera.height else {
+            return "\(image.lastPathComponent) is \(header.width)x\(header.height) but the camera says \(camera.width)x\(camera.height)"
+        }
+        return nil
     }
 
     /// Copies `source` to `<output>/frames/<name>` (replacing a file left by an earlier

@@ -48,6 +48,7 @@ public struct NerfstudioImporter: Sendable {
                                          + "a session has one camera (map build --nerfstudio reads mixed cameras)")
             }
             spread = max(spread, s)
+            if let p = ImportedImages.sizeProblem(of: f.imageURL, camera: camera) { throw DatasetImportError(f.location, p) }
         }
         let names = ordered.map { ImportedImages.normalized($0.fileName) }
         let ids = ImportedImages.frameIds(names)

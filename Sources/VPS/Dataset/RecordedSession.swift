@@ -21,6 +21,25 @@ public struct RecordedSession: Sendable, Hashable, Codable {
         self.frames = frames; self.script = script
     }
 
+    private enum CodingKeys: String, CodingKey { case version, name, camera, frames, script }
+
+    /// Decodes `session.json`'s form. A script longer than `ScriptLimits.maxActions` is
+    /// refused by its count, before its actions are decoded (a `DatasetProblem`).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        version = try c.decode(Int.self, forKey: .version)
+        name = try c.decode(String.self, forKey: .name)
+        camera = try c.decode(CameraIntrinsics.self, forKey: .camera)
+        frames = try c.decode([Frame].self, forKey: .frames)
+        if c.contains(.script), try !c.decodeNil(forKey: .script) {
+            let actions = try c.nestedUnkeyedContainer(forKey: .script)
+            if let p = ScriptLimits.problem(count: actions.count ?? 0) {
+                throw DatasetProblem(.scriptTooLong, at: "\(RecordedSession.fileName): script", p)
+            }
+            script = try c.decode([ScriptAction].self, forKey: .script)
+        }
+    }
+
     /// One recorded camera frame.
     public struct Frame: Sendable, Hashable, Codable {
         public var id: String

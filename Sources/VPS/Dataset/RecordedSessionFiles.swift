@@ -37,7 +37,8 @@ extension RecordedSession {
         try ContainedPath.regularFile(frame.image, in: directory, source: "\(fileName) frame '\(frame.id)'")
     }
 
-    static func sessionFile(_ url: URL) -> URL {
+    /// The `session.json` that `url` names: the file itself, or the one in that folder.
+    public static func sessionFile(_ url: URL) -> URL {
         url.pathExtension == "json" && !url.hasDirectoryPath ? url : url.appendingPathComponent(fileName)
     }
 }

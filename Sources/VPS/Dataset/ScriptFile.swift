@@ -3,14 +3,15 @@ import Foundation
 /// A script file for the simulator: a JSON array of `{"time": s, "action": {...}}`, or an
 /// object with a `script` array (a `session.json` works).
 ///
-/// Errors name the bad entry (`script.json: [3].action`) and quote it, and times are
-/// checked as session times (`SessionTime`), so a bad script is refused with a line the
-/// user can act on rather than a decoder dump or a trap later.
+/// Errors name the bad entry (`script.json: [3].action`) and quote it, times are checked
+/// as session times (`SessionTime`), and the file's size and action count against
+/// `ScriptLimits`, so a bad script is refused with a line the user can act on rather than a
+/// decoder dump, a trap, or minutes of replay and gigabytes of memory.
 public enum ScriptFile {
     /// Reads the script at `url`. Throws a `DatasetProblem`.
     public static func load(from url: URL) throws -> [ScriptAction] {
         let name = url.lastPathComponent
-        let data = try DatasetJSON.read(url)
+        let data = try DatasetJSON.read(url, maxBytes: ScriptLimits.maxFileBytes)
         return try decode(data, fileName: name)
     }
 
@@ -29,6 +30,9 @@ public enum ScriptFile {
         } else {
             throw DatasetProblem(.malformedJSON, at: fileName,
                                  "expected a JSON array of {\"time\", \"action\"} or an object with a \"script\" array")
+        }
+        if let p = ScriptLimits.problem(count: entries.count) {
+            throw DatasetProblem(.scriptTooLong, at: prefix.isEmpty ? fileName : "\(fileName): \(prefix)", p)
         }
         var actions: [ScriptAction] = []
         for (i, entry) in entries.enumerated() {

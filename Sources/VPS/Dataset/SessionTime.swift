@@ -8,7 +8,7 @@
 public enum SessionTime {
     /// Largest session time accepted, in seconds (either sign): about 31,700 years, far
     /// beyond any recording and far inside `Int64` microseconds (about 9.2e12 s).
-    public static let maxSeconds = 1e12
+    public static let maxSeconds = 1e12   // problem(_:) spells it out: keep the two in step
 
     /// `seconds` in whole microseconds, or nil when it is not finite or beyond ±`maxSeconds`.
     public static func microseconds(_ seconds: Double) -> Int64? {
@@ -19,7 +19,7 @@ public enum SessionTime {
     /// Why `seconds` is not a session time, or nil when it is.
     public static func problem(_ seconds: Double) -> String? {
         if !seconds.isFinite { return "\(seconds) is not a finite number of seconds" }
-        if abs(seconds) > maxSeconds { return "\(seconds) s is beyond the ±\(maxSeconds) s a session time may have" }
+        if abs(seconds) > maxSeconds { return "\(seconds) s is beyond ±1e12 s (about 31,700 years), the most a session time may be" }
         return nil
     }
 

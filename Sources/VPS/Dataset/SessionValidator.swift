@@ -1,15 +1,19 @@
 import Foundation
 import Geometry
+import Vision
 
 /// Checks a recorded-session folder and lists every problem it finds.
 ///
 /// Structural problems (unreadable or malformed `session.json`, unknown version,
 /// non-unit quaternion) stop the check with that one problem, since nothing after can be
-/// trusted. Otherwise all problems are reported: invalid intrinsics, duplicate frame ids,
-/// non-monotonic timestamps, times the replay clock cannot hold, image paths outside the
-/// folder (symlinks included), non-regular image files, missing or unreadable
-/// images, images whose stored size differs from the camera's, and odometry that is not
-/// gravity-aligned where the ground truth says so.
+/// trusted. Otherwise all problems are reported: what every reader refuses
+/// (`RecordedSession.contentProblems`: invalid intrinsics, no frames, times the replay
+/// clock cannot hold, an overlong script), duplicate frame ids, non-monotonic timestamps,
+/// image paths outside the folder (symlinks included), non-regular image files, missing
+/// images, images that do not decode in full (a checksum, a cut file, a header alone),
+/// images whose size differs from the camera's, and odometry that is not gravity-aligned
+/// where the ground truth says so. Problems in `session.json` are located as
+/// `session.json: <field>`, those of an image file by its path.
 public enum SessionValidator {
     /// Problems of the session stored in `directory`; empty when it is valid.
     public static func validate(directory: URL) -> [DatasetProblem] {
@@ -28,18 +32,13 @@ public enum SessionValidator {
     public static func validate(_ session: RecordedSession, directory: URL?) -> [DatasetProblem] {
         var problems: [DatasetProblem] = []
         if session.version != RecordedSession.currentVersion {
-            problems.append(DatasetProblem(.unsupportedVersion, at: "version",
+            problems.append(DatasetProblem(.unsupportedVersion, at: field("version"),
                 "version \(session.version) is not supported (this build reads version \(RecordedSession.currentVersion))"))
         }
-        if let p = session.camera.problem {
-            problems.append(DatasetProblem(.invalidCamera, at: "camera", p))
-        }
-        if session.frames.isEmpty {
-            problems.append(DatasetProblem(.noFrames, at: "frames", "the session has no frames"))
-        }
+        problems += session.contentProblems.map { DatasetProblem($0.kind, at: field($0.location), $0.message) }
         var firstIndexOfId: [String: Int] = [:]
         for (i, frame) in session.frames.enumerated() {
-            let at = "frames[\(i)]"
+            let at = field("frames[\(i)]")
             if let first = firstIndexOfId[frame.id] {
                 problems.append(DatasetProblem(.duplicateFrameId, at: "\(at).id",
                     "id '\(frame.id)' is already used by frames[\(first)]"))
@@ -59,10 +58,12 @@ public enum SessionValidator {
             }
             if let directory { problems += imageProblems(frame, index: i, session: session, directory: directory) }
         }
-        problems += SessionTime.problems(of: session)
         if let p = gravityProblem(session) { problems.append(p) }
         return problems
     }
+
+    /// A field of `session.json` as a problem's location: `session.json: frames[3].id`.
+    static func field(_ path: String) -> String { "\(RecordedSession.fileName): \(path)" }
 
     /// Frames' gravity comes from their odometry (`RecordedSession.Frame.gravity`), which
     /// must therefore be gravity-aligned like ARKit's and ARCore's; where a frame also has
@@ -80,7 +81,7 @@ public enum SessionValidator {
             if degrees > maxGravityDisagreementDegrees { bad.append((i, degrees)) }
         }
         guard let first = bad.first else { return nil }
-        return DatasetProblem(.odometryNotGravityAligned, at: "frames[\(first.index)].odometry",
+        return DatasetProblem(.odometryNotGravityAligned, at: field("frames[\(first.index)].odometry"),
             String(format: "odometry is not gravity-aligned (+y up) in %d of %d frames (here %.1f° from the ground truth's gravity); "
                    + "localization would use a wrong gravity: fix the odometry frame or localize with --no-gravity",
                    bad.count, compared, first.degrees))
@@ -94,7 +95,7 @@ public enum SessionValidator {
         } catch let e as ContainedPathError {
             switch e.reason {
             case .empty, .outsideFolder:
-                return [DatasetProblem(.imagePathOutsideSession, at: "frames[\(i)].image",
+                return [DatasetProblem(.imagePathOutsideSession, at: field("frames[\(i)].image"),
                     "'\(frame.image)' must be a path inside the session folder")]
             case .missing, .folderUnreadable:
                 return [DatasetProblem(.missingFrameImage, at: frame.image, "image of frame '\(frame.id)' does not exist")]
@@ -105,14 +106,20 @@ public enum SessionValidator {
         } catch {
             return [DatasetProblem(.unreadableFrameImage, at: frame.image, "\(error)")]
         }
-        guard let header = ImageHeader.read(url) else {
-            return [DatasetProblem(.unreadableFrameImage, at: frame.image,
-                "image of frame '\(frame.id)' is not a JPEG or PNG with a readable size")]
+        // Decoded in full, as localize will: a header alone says nothing of a bad checksum,
+        // a cut file or missing image data. The size is then the decoded one.
+        let decoded: GrayImage
+        do {
+            decoded = try GrayImage(decoding: [UInt8](RegularFile.read(url)))
+        } catch let e as VisionError {
+            return [DatasetProblem(.unreadableFrameImage, at: frame.image, "image of frame '\(frame.id)' does not decode: \(e.message)")]
+        } catch {
+            return [DatasetProblem(.unreadableFrameImage, at: frame.image, "image of frame '\(frame.id)': \(error)")]
         }
         let cam = session.camera
-        if header.width != cam.width || header.height != cam.height {
+        if decoded.width != cam.width || decoded.height != cam.height {
             return [DatasetProblem(.imageSizeMismatch, at: frame.image,
-                "image is \(header.width)x\(header.height) but the camera says \(cam.width)x\(cam.height)")]
+                "image is \(decoded.width)x\(decoded.height) but the camera says \(cam.width)x\(cam.height)")]
         }
         return []
     }

@@ -54,6 +54,9 @@ public struct TUMImporter: Sendable {
                 throw DatasetImportError("rgb.txt", line: entry.line, e.problem)
             }
             let file = URL(fileURLWithPath: entry.fields[0]).lastPathComponent
+            if let p = ImportedImages.sizeProblem(of: source, camera: camera) {
+                throw DatasetImportError("rgb.txt", line: entry.line, p)
+            }
             if let first = seen[file] {
                 throw DatasetImportError("rgb.txt", line: entry.line, "image name '\(file)' is listed twice (first on line \(first))")
             }

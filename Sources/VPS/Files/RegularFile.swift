@@ -4,13 +4,18 @@ import Foundation
 /// regular file: `Data(contentsOf:)` on a FIFO blocks until a writer comes, forever for
 /// a batch run. Errors are one line naming the path.
 public enum RegularFile {
-    /// The bytes of the regular file at `url`.
-    /// - Throws: `RegularFileError` when it is missing, not a regular file, or unreadable.
-    public static func read(_ url: URL) throws -> Data {
+    /// The bytes of the regular file at `url`, when it holds at most `maxBytes`.
+    /// - Throws: `RegularFileError` when it is missing, not a regular file, larger than
+    ///   `maxBytes` (checked before reading), or unreadable.
+    public static func read(_ url: URL, maxBytes: Int = .max) throws -> Data {
         switch FileKind(atPath: url.path) {
         case .regular: break
         case .missing: throw RegularFileError(path: url.path, problem: "does not exist")
         case let kind: throw RegularFileError(path: url.path, problem: "is \(kind.phrase), not a regular file")
+        }
+        if maxBytes < .max, let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+           size > maxBytes {
+            throw RegularFileError(path: url.path, problem: "is \(size) bytes; at most \(maxBytes) are read")
         }
         do { return try Data(contentsOf: url) } catch {
             throw RegularFileError(path: url.path, problem: "cannot be read (\(Self.reason(error)))")
@@ -26,7 +31,9 @@ public enum RegularFile {
         return text
     }
 
-    private static func reason(_ error: Error) -> String {
+    /// The system's one-line reason for a failed file operation (`No such file or
+    /// directory`), not Foundation's error dump.
+    public static func reason(_ error: any Error) -> String {
         let ns = error as NSError
         return (ns.userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription ?? ns.localizedDescription
     }

@@ -216,7 +216,7 @@ enum MapFile {
             let k = CameraIntrinsics(width: try r.integer(10, in: 1...16384), height: try r.integer(11, in: 1...16384),
                                      fx: try r.real(12), fy: try r.real(13), cx: try r.real(14), cy: try r.real(15),
                                      distortion: distortion)
-            if let p = k.problem { throw r.problem(10, p) }
+            if let p = k.problem { throw r.problem(columns: 10, 16, p) }
             keyframes.append(MapKeyframe(name: try r.text(1), timestamp: try r.real(2), pose: try pose(r, from: 3),
                                          intrinsics: k, section: try r.optionalInteger(17, in: 0...Int(Int32.max))))
         }

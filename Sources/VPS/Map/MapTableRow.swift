@@ -28,6 +28,12 @@ struct MapTableRow {
         MapInconsistency("table \(table), row \(row), column \(statement.columnName(column)): \(message)")
     }
 
+    /// A `MapInconsistency` naming this row and the columns `first...last`, for a problem
+    /// of several columns taken together (a camera's intrinsics).
+    func problem(columns first: Int, _ last: Int, _ message: String) -> MapInconsistency {
+        MapInconsistency("table \(table), row \(row), columns \(statement.columnName(first))…\(statement.columnName(last)): \(message)")
+    }
+
     private func type(_ column: Int) -> SQLiteStorageClass { statement.storageClass(column) }
 
     private func wrongType(_ column: Int, expected: String) -> MapInconsistency {

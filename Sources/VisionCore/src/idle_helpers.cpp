@@ -97,7 +97,7 @@ void IdleHelpers::helper_main() {
     // one still holding a task when the workers take every core again must keep a fair
     // share of a core, or the job that waits for that task stalls. Over 2,000 joins the
     // waiting came to 135-189 ms at SCHED_IDLE, 82-98 ms at normal priority
-    // (docs/service.md, session 12).
+    // (docs/service.md, "Idle-core helpers").
     pthread_setname_np(pthread_self(), "vc-idle-helper");
 
     std::unique_lock<std::mutex> lock(mutex_);

@@ -29,9 +29,9 @@ struct BenchServeCommand: Command {
         For each concurrency c it prints requests/s and the scaling: requests/s over
         (min(c, cores) x the single-thread rate of the in-process slices interleaved with
         it), so a machine whose speed drifts (other work, a virtual machine's host: about
-        10 % within a second here) moves both sides of each ratio alike. The target (issue
-        16) is a scaling of at least 0.9 at every concurrency >= cores in every run, judged
-        on the run's figure: the median over its rounds. Whether it also held in every round
+        10 % within a second here) moves both sides of each ratio alike. The service's
+        target is a scaling of at least 0.9 at every concurrency >= cores in every run,
+        judged on the run's figure: the median over its rounds. Whether it also held in every round
         is printed too, with the worst round next to each median. The share of CPU time the
         hypervisor took from this machine (steal, /proc/stat) is printed for the whole run,
         the in-process slices and each concurrency's HTTP slices.

@@ -8,9 +8,12 @@ struct DatasetValidateCommand: Command {
         USAGE: arcloud dataset validate <session-dir> [--quiet]
 
         Reads <session-dir>/session.json and checks: the JSON and its version, pose
-        quaternions, camera intrinsics, unique frame ids, increasing timestamps, that every
-        frame image exists inside the folder and that its stored size (JPEG/PNG header)
-        matches the camera's width and height. When scene.json is present it is checked too.
+        quaternions, camera intrinsics (a field of view of 1° to 179°, distortion that
+        neither folds the image nor scales it beyond 0.1x-10x), unique frame ids,
+        increasing timestamps within ±1e12 s, the script's length (at most 10000 actions),
+        that every frame image exists inside the folder, decodes in full (checksums
+        included) and has the camera's width and height. When scene.json is present it is
+        checked too.
 
         Prints one line per problem (`<where>: <what>`) and exits 1 if there is any,
         otherwise prints a summary and exits 0.

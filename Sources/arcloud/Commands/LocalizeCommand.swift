@@ -82,11 +82,9 @@ struct LocalizeCommand: Command {
         }
         let sessionURL = URL(fileURLWithPath: sessionPath)
         let session = try RecordedSession.load(from: sessionURL)
-        // A session no frame of which can localize is a failure, not an empty success.
-        if let problem = session.camera.problem {
-            throw CommandFailure("\(sessionPath): the session's camera is invalid: \(problem)")
-        }
-        if session.frames.isEmpty { throw CommandFailure("\(sessionPath): the session has no frames") }
+        // A session no frame of which can localize is a failure, not an empty success; the
+        // checks are those of every reader (dataset validate, simulate, the SDK).
+        try SessionArgument.refuseUnusable(session, at: sessionURL)
         let out = URL(fileURLWithPath: args.value("out") ?? "out/\(session.name)")
         try OutputLocation.prepareFolder(out.path, for: "--out")
         let useGravity = !args.has("no-gravity")

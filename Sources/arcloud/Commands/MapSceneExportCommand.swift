@@ -24,6 +24,8 @@ struct MapSceneExportCommand: Command {
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.noExtraPositionals(beyond: 1)
         let path = try args.positional(0, "map.vpsmap")
+        // A folder that is missing or not writable (/proc) fails here, in one line naming it.
+        if let out = args.value("out") { try OutputLocation.checkFile(out, for: "--out") }
         let scene: SceneContent
         do { scene = try VPSMap.loadScene(from: path) } catch let e as MapFileError { throw CommandFailure(e.description) }
         let encoder = JSONEncoder()
@@ -34,7 +36,7 @@ struct MapSceneExportCommand: Command {
             do {
                 try AtomicFileReplacement.replace(out) { tmp in try data.write(to: URL(fileURLWithPath: tmp)) }
             } catch {
-                throw CommandFailure("\(out): cannot write (\(error))")
+                throw CommandFailure("--out '\(out)': cannot write (\(RegularFile.reason(error)))")
             }
             FileHandle.standardError.write(Data(("wrote \(out): \(scene.sections.count) sections, \(scene.objects.count) objects, "
                 + "\(scene.navigation.nodes.count) navigation nodes, \(scene.navigation.edges.count) edges\n").utf8))

@@ -28,7 +28,7 @@ extension ServeBenchmark {
         var overheadMs: Double
         var overheadPercent: Double
         var levels: [Level]
-        /// The target, judged on this run's figures: the median scaling over the
+        /// The service's throughput target, judged on this run's figures: the median scaling over the
         /// rounds is >= 0.9 at every concurrency >= cores. A round (one measurement of
         /// `--requests` requests, about a second) is too short to judge alone on a machine
         /// whose hypervisor takes 2-30 % of the CPU time in bursts; the median of the rounds

@@ -46,6 +46,8 @@ struct ServeCommand: Command {
           --host <address>        IPv4/IPv6 address to bind (default 127.0.0.1)
           --port <n>              Port; 0 picks a free one (default 8080)
           --workers <n>           Localizations at once (default: the cores)
+          --threads <n>           Deprecated alias of --workers, kept for scripts written
+                                  for 0.1 (prints a warning); it will be removed
           --idle-helpers <n>      Threads lending a free core to a localization in
                                   progress; 0 for none (default: the cores minus one)
           --queue <n>             Localizations waiting for a core at most (default 64)
@@ -71,11 +73,23 @@ struct ServeCommand: Command {
           arcloud token create --db tokens.db --name demo
           arcloud serve --maps Maps --db tokens.db --port 8080
         """
-    static let options: Set<String> = ["maps", "db", "host", "port", "workers", "idle-helpers", "queue", "budget",
+    static let options: Set<String> = ["maps", "db", "host", "port", "workers", "threads", "idle-helpers", "queue", "budget",
                                        "max-megapixels", "max-connections", "max-connections-per-client", "timeout",
                                        "head-timeout", "min-body-rate", "max-body-mb", "drain-timeout", "cache-maps",
                                        "access-log"]
     static let switches: Set<String> = []
+
+    /// The option that sets the localization workers: `--workers`, or `--threads`, which
+    /// named connection threads in 0.1 (each connection has its own thread now) and stays
+    /// for a release as a deprecated alias, with a warning, so scripts passing it still start.
+    static func workersOption(_ args: Arguments) throws -> String {
+        guard args.value("threads") != nil else { return "workers" }
+        if args.value("workers") != nil {
+            throw UsageError("options '--threads' (deprecated) and '--workers' both given: use '--workers' alone")
+        }
+        FileHandle.standardError.write(Data("arcloud serve: warning: '--threads' is deprecated and will be removed; use '--workers' (localizations at once)\n".utf8))
+        return "threads"
+    }
 
     static func run(_ args: Arguments) async throws -> Int32 {
         try args.noExtraPositionals(beyond: 0)
@@ -87,7 +101,8 @@ struct ServeCommand: Command {
         let configuration = VPSServerConfiguration(
             host: args.value("host") ?? "127.0.0.1",
             port: UInt16(try args.int("port", default: 8080, range: 0...65535)),
-            localizationWorkers: try args.int("workers", default: VPSServerConfiguration.defaultWorkers, range: 1...256),
+            localizationWorkers: try args.int(try workersOption(args), default: VPSServerConfiguration.defaultWorkers,
+                                              range: 1...256),
             idleCoreHelpers: try args.int("idle-helpers", default: VPSServerConfiguration.defaultIdleCoreHelpers, range: 0...256),
             localizationQueue: try args.int("queue", default: 64, range: 0...100_000),
             localizationBudgetSeconds: try number(args, "budget", default: 10, range: 0.01...3600),

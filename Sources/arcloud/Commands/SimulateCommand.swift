@@ -15,11 +15,12 @@ struct SimulateCommand: Command {
         replay time, tracks with the device odometry in between, and plays the session's
         script (timed taps, start/stop navigation, reset, shutdown). Every state snapshot
         and every event is printed on standard output as one JSON line; a summary line
-        ends the output (fields: README, "Simulating an AR session").
+        ends the output (fields: docs/simulate.md).
 
         Exit status: 0 when the session ends without an error (and every --expect holds),
-        1 when it ends with an error (say `invalidAccessToken`) or an expectation fails,
-        2 for a usage mistake.
+        1 when it ends with an error (say `invalidAccessToken`) or an expectation fails, or
+        when the session cannot be replayed at all (no frames, an invalid camera, a time
+        beyond ±1e12 s, more than 10000 script actions), 2 for a usage mistake.
 
         OPTIONS:
           --map <file>          The map: localized against in-process (the embedded VPS).
@@ -31,7 +32,8 @@ struct SimulateCommand: Command {
                                 at their recorded times, requests overlap the replay
           --interval <seconds>  Replay time between VPS requests (default 1)
           --script <file>       Actions to play instead of the session's own script: a JSON
-                                array of {"time": s, "action": {...}} or {"script": [...]}
+                                array of {"time": s, "action": {...}} or {"script": [...]};
+                                at most 10000 actions and 4 MiB
           --expect <list>       Conditions on the final state, comma-separated:
                                 localized, localizing, failed, notStarted, sceneReady,
                                 navigating, arrived, shutdown, invalidAccessToken,
@@ -73,6 +75,7 @@ struct SimulateCommand: Command {
                 throw CommandFailure("cannot use the script '\(scriptPath)': \(error)")
             }
         }
+        try SessionArgument.refuseUnusable(session, at: sessionURL)
 
         let mapURL = URL(fileURLWithPath: mapArgument)
         let mapId = mapURL.pathExtension == "vpsmap" ? mapURL.deletingPathExtension().lastPathComponent : mapArgument
@@ -82,21 +85,26 @@ struct SimulateCommand: Command {
         let configuration = GraffityARCloud.Configuration(
             mapId: mapId, serverURL: serverURL, accessToken: args.value("token"),
             embeddedMapURL: serverURL == nil ? mapURL : nil, vpsRequestInterval: .seconds(interval),
-            clock: clock, jitterSeed: clock == .virtual ? 1 : nil)
-        return try await simulate(session: session, directory: sessionURL, configuration: configuration,
+            jitterSeed: clock == .virtual ? 1 : nil)
+        return try await simulate(session: session, directory: sessionURL, configuration: configuration, clock: clock,
                                   expectations: expectations)
     }
 
     @MainActor
     private static func simulate(session: RecordedSession, directory: URL, configuration: GraffityARCloud.Configuration,
-                                 expectations: [SimulationExpectation]) async throws -> Int32 {
+                                 clock: ReplayClock, expectations: [SimulationExpectation]) async throws -> Int32 {
         let started = ContinuousClock.now
         let sdk = GraffityARCloud(configuration: configuration)
         let printer = SimulationPrinter()
         sdk.delegate = printer
         let subscription = sdk.subscribe { state in printer.printState(state) }
         let host: ARSessionHost
-        do { host = try sdk.makeViewController(session: session, directory: directory) } catch {
+        do {
+            switch clock {
+            case .virtual: host = try sdk.makeVirtualReplay(session: session, directory: directory)
+            case .realtime: host = try sdk.makeViewController(session: session, directory: directory)
+            }
+        } catch {
             throw CommandFailure("\(error.localizedDescription)")
         }
         printer.host = host
@@ -119,7 +127,7 @@ struct SimulateCommand: Command {
             ("session", .string(session.name)),
             ("mapId", .string(configuration.mapId)),
             ("backend", .string(configuration.serverURL.map { "http \($0.absoluteString)" } ?? "embedded")),
-            ("clock", .string(configuration.clock.rawValue)),
+            ("clock", .string(host.clock.rawValue)),
             ("frames", .integer(presented)),
             ("framesTotal", .integer(session.frames.count)),
             ("vpsRequests", .integer(host.vpsRequestCount)),

@@ -50,16 +50,15 @@ enum Fixtures {
         .localized(LocalizationFix(pose: groundTruth(frame), sectionId: section, inliers: 120, reprojectionError: 0.8))
     }
 
-    static func configuration(interval: Duration = .seconds(1), retry: RetryPolicy = .never,
-                              clock: ReplayClock = .virtual) -> GraffityARCloud.Configuration {
-        .init(mapId: "gallery", vpsRequestInterval: interval, retryPolicy: retry, clock: clock, jitterSeed: 7)
+    static func configuration(interval: Duration = .seconds(1), retry: RetryPolicy = .never) -> GraffityARCloud.Configuration {
+        .init(mapId: "gallery", vpsRequestInterval: interval, retryPolicy: retry, jitterSeed: 7)
     }
 
     /// An SDK with a scripted backend and a virtual-clock host for `session()`, not yet loaded.
     @MainActor
     static func make(_ backend: ScriptedBackend, interval: Duration = .seconds(1), retry: RetryPolicy = .never,
                      frames: Int = 30) throws -> (GraffityARCloud, VirtualReplayHost) {
-        let sdk = GraffityARCloud(configuration: configuration(interval: interval, retry: retry, clock: .virtual),
+        let sdk = GraffityARCloud(configuration: configuration(interval: interval, retry: retry),
                                   backend: backend)
         return (sdk, try sdk.makeVirtualReplay(session: session(frames: frames), images: StubImages()))
     }
@@ -68,7 +67,7 @@ enum Fixtures {
     @MainActor
     static func makeRealtime(_ backend: ScriptedBackend, interval: Duration = .seconds(1),
                              frames: Int = 30) throws -> (GraffityARCloud, ARSessionHost) {
-        let sdk = GraffityARCloud(configuration: configuration(interval: interval, clock: .realtime), backend: backend)
+        let sdk = GraffityARCloud(configuration: configuration(interval: interval), backend: backend)
         return (sdk, try sdk.makeViewController(session: session(frames: frames), images: StubImages()))
     }
 }

@@ -81,7 +81,7 @@ extension Fixtures {
                                 interval: Duration = .seconds(0.5))
         throws -> (GraffityARCloud, VirtualReplayHost, GroundTruthBackend, RecordingDelegate) {
         let backend = GroundTruthBackend(session: session, scene: gallery, refuse: refuse)
-        var configuration = configuration(interval: interval, clock: .virtual)
+        var configuration = configuration(interval: interval)
         configuration.navigation = navigation
         let sdk = GraffityARCloud(configuration: configuration, backend: backend)
         let host = try sdk.makeVirtualReplay(session: session, images: StubImages())

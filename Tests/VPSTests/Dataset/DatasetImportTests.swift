@@ -106,6 +106,26 @@ import VPS
         #expect(SessionValidator.validate(directory: out.url).isEmpty)
     }
 
+    /// Intrinsics describe the image as stored: an image of another size than its camera's
+    /// is refused, naming the model's line and both sizes, before any image is copied.
+    @Test func colmapImagesOfAnotherSizeAreRefused() throws {
+        let model = try ScratchDirectory("colmap-size"), out = try ScratchDirectory("colmap-size-out")
+        let images = model.url.appendingPathComponent("images")
+        try Self.writePNG(images.appendingPathComponent("a.png"))
+        try Self.writePNG(images.appendingPathComponent("b.png"), width: 80, height: 60)
+        try Data("1 PINHOLE 40 30 36 36 20 15\n".utf8).write(to: model.url.appendingPathComponent("cameras.txt"))
+        try Data("1 1 0 0 0 0 0 0 1 a.png\n\n2 1 0 0 0 0 0 1 1 b.png\n\n".utf8)
+            .write(to: model.url.appendingPathComponent("images.txt"))
+        #expect {
+            try COLMAPImporter().importModel(from: model.url, images: images, to: out.url, name: "x")
+        } throws: { error in
+            let e = error as? DatasetImportError
+            return e?.file.hasSuffix("/images.txt") == true && e?.line == 3
+                && e?.message.contains("b.png is 80x60 but the camera says 40x30") == true
+        }
+        #expect(!FileManager.default.fileExists(atPath: out.url.appendingPathComponent("frames").path))
+    }
+
     @Test func colmapUnsupportedModelNamesTheLine() throws {
         let model = try ScratchDirectory("colmap-bad"), out = try ScratchDirectory("colmap-bad-out")
         try Data("# cameras\n1 FISHEYE 40 30 1 2 3 4\n".utf8).write(to: model.url.appendingPathComponent("cameras.txt"))

@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import Vision
 import VPS
 
 /// A scratch folder removed when the value is released.
@@ -22,6 +23,12 @@ enum DatasetFixtures {
         b += [UInt8](repeating: 0x11, count: 9)
         b += [0xFF, 0xD9]
         return Data(b)
+    }
+
+    /// A real JPEG of the given size (a synthetic texture), which decodes in full as
+    /// `dataset validate` requires.
+    static func jpeg(width: Int, height: Int) throws -> Data {
+        Data(try SyntheticImages.encode(try SyntheticImages.texture(width: width, height: height), as: .jpeg))
     }
 
     static func pngHeader(width: Int, height: Int) -> Data {
@@ -51,13 +58,11 @@ enum DatasetFixtures {
                                         ScriptAction(time: 0.2, action: .startNavigation(node: "room-b"))])
     }
 
-    /// Writes `session` and a header-only image for each frame into `dir`.
+    /// Writes `session` and a real JPEG for each frame into `dir`.
     static func write(_ session: RecordedSession, to dir: URL, imageWidth: Int? = nil) throws {
         try session.write(toDirectory: dir)
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("frames"), withIntermediateDirectories: true)
-        for f in session.frames {
-            try jpegHeader(width: imageWidth ?? session.camera.width, height: session.camera.height)
-                .write(to: dir.appendingPathComponent(f.image))
-        }
+        let image = try jpeg(width: imageWidth ?? session.camera.width, height: session.camera.height)
+        for f in session.frames { try image.write(to: dir.appendingPathComponent(f.image)) }
     }
 }

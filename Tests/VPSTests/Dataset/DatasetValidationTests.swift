@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Testing
+import Vision
 import VPS
 
 /// Every validation problem is reported with its kind and exact location.
@@ -70,7 +71,7 @@ import VPS
     @Test func invalidIntrinsics() throws {
         let p = try problems { $0.camera.cx = 500 }
         #expect(p.map(\.kind) == [.invalidCamera])
-        #expect(p.first?.location == "camera")
+        #expect(p.first?.location == "session.json: camera")
     }
 
     @Test func intrinsicsThatDoNotFitTheStoredImages() throws {
@@ -87,8 +88,8 @@ import VPS
             $0.frames[1].timestamp = 0
         }
         #expect(Set(p.map(\.kind)) == [.duplicateFrameId, .nonMonotonicTimestamp])
-        #expect(p.contains { $0.kind == .duplicateFrameId && $0.location == "frames[2].id" })
-        #expect(p.contains { $0.kind == .nonMonotonicTimestamp && $0.location == "frames[1].timestamp" })
+        #expect(p.contains { $0.kind == .duplicateFrameId && $0.location == "session.json: frames[2].id" })
+        #expect(p.contains { $0.kind == .nonMonotonicTimestamp && $0.location == "session.json: frames[1].timestamp" })
     }
 
     @Test func missingAndUnreadableFrameImages() throws {
@@ -100,6 +101,48 @@ import VPS
         try DatasetFixtures.write(DatasetFixtures.session(), to: dir.url)
         try Data("garbage".utf8).write(to: dir.url.appendingPathComponent("frames/000001.jpg"))
         #expect(SessionValidator.validate(directory: dir.url).map(\.kind) == [.unreadableFrameImage])
+    }
+
+    /// Every frame image is decoded in full: a header alone, a bad checksum and a cut file
+    /// all fail, each named by its file.
+    @Test func framesThatDoNotDecodeInFull() throws {
+        let dir = try ScratchDirectory()
+        var session = DatasetFixtures.session()
+        for i in session.frames.indices { session.frames[i].image = String(format: "frames/%06d.png", i) }
+        try session.write(toDirectory: dir.url)
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("frames"), withIntermediateDirectories: true)
+        let png = try SyntheticImages.encode(try SyntheticImages.texture(width: 64, height: 48), as: .png)
+        var badCRC = png
+        badCRC[29] ^= 0xFF                       // the IHDR chunk's checksum
+        let files: [[UInt8]] = [badCRC, Array(png.prefix(png.count / 2)), [UInt8](DatasetFixtures.pngHeader(width: 64, height: 48))]
+        for (f, bytes) in zip(session.frames, files) { try Data(bytes).write(to: dir.url.appendingPathComponent(f.image)) }
+        let p = SessionValidator.validate(directory: dir.url)
+        #expect(p.map(\.kind) == [.unreadableFrameImage, .unreadableFrameImage, .unreadableFrameImage], "\(p)")
+        #expect(p.map(\.location) == session.frames.map(\.image))
+        #expect(p.allSatisfy { $0.message.contains("does not decode") }, "\(p)")
+        // The intact file passes.
+        try Data(png).write(to: dir.url.appendingPathComponent(session.frames[0].image))
+        #expect(SessionValidator.validate(directory: dir.url).count == 2)
+    }
+
+    @Test func absurdCameraValuesAreRefused() throws {
+        let focal = try problems { $0.camera.fx = 1e-300 }
+        #expect(focal.map(\.kind) == [.invalidCamera] && focal.first?.message.contains("1° to 179°") == true, "\(focal)")
+        let distortion = try problems { $0.camera.distortion = [1e300, 0, 0, 0] }
+        #expect(distortion.map(\.kind) == [.invalidCamera] && distortion.first?.message.contains("0.1× to 10×") == true, "\(distortion)")
+    }
+
+    @Test func aScriptLongerThanTheBoundIsRefusedWhereItIsRead() throws {
+        let taps = (0...ScriptLimits.maxActions).map { ScriptAction(time: Double($0) * 0.001, action: .tap(x: 1, y: 1)) }
+        let p = try problems { $0.script = taps }
+        #expect(p.map(\.kind) == [.scriptTooLong], "refused while session.json is decoded: \(p)")
+        #expect(p.first?.location == "session.json: script" && p.first?.message.contains("at most 10000") == true, "\(p)")
+        // A session built in memory is held to the same bound.
+        var session = DatasetFixtures.session()
+        session.script = taps
+        #expect(session.contentProblems.map(\.kind) == [.scriptTooLong])
+        session.script = Array(taps.prefix(ScriptLimits.maxActions))
+        #expect(session.contentProblems.isEmpty)
     }
 
     @Test func imagePathsMustStayInsideTheSession() throws {
@@ -118,7 +161,7 @@ import VPS
             for i in 1..<s.frames.count { s.frames[i].odometry!.rotation = tilt * s.frames[i].odometry!.rotation }
         }
         #expect(p.map(\.kind) == [.odometryNotGravityAligned])
-        #expect(p.first?.location == "frames[1].odometry")
+        #expect(p.first?.location == "session.json: frames[1].odometry")
         #expect(p.first?.message.contains("2 of 3 frames") == true)
         // Yaw drift alone (any angle about +y) keeps gravity: no problem.
         let yaw = Quaternion(axis: SIMD3(0, 1, 0), angle: 2.5)
@@ -128,11 +171,11 @@ import VPS
     @Test func timeTheReplayClockCannotHold() throws {
         let p = try problems { $0.frames[1].timestamp = 1e308 }
         #expect(p.map(\.kind) == [.invalidTime])
-        #expect(p.first?.location == "frames[1].timestamp")
+        #expect(p.first?.location == "session.json: frames[1].timestamp")
     }
 
     @Test func everyKindIsCovered() {
         // Keeps this suite honest when a kind is added.
-        #expect(DatasetProblem.Kind.allCases.count == 14)
+        #expect(DatasetProblem.Kind.allCases.count == 15)
     }
 }

@@ -29,7 +29,7 @@ import VPS
         #expect(throws: ContainedPathError.self) { try RecordedSession.imageURL(of: session.frames[1], in: dir) }
         #expect(throws: ContainedPathError.self) { try MapBuildFrame.frames(of: session, in: dir) }
         let p = SessionValidator.validate(directory: dir)
-        #expect(p.contains { $0.kind == .imagePathOutsideSession && $0.location == "frames[1].image" }, "\(p)")
+        #expect(p.contains { $0.kind == .imagePathOutsideSession && $0.location == "session.json: frames[1].image" }, "\(p)")
     }
 
     @Test func aSymlinkOutOfTheSessionIsRefused() throws {
@@ -39,7 +39,7 @@ import VPS
         try FileManager.default.removeItem(at: frame)
         try FileManager.default.createSymbolicLink(at: frame, withDestinationURL: scratch.url.appendingPathComponent("other/secret.jpg"))
         let p = SessionValidator.validate(directory: dir)
-        #expect(p.contains { $0.kind == .imagePathOutsideSession && $0.location == "frames[1].image" }, "\(p)")
+        #expect(p.contains { $0.kind == .imagePathOutsideSession && $0.location == "session.json: frames[1].image" }, "\(p)")
     }
 
     @Test func aFIFOFrameIsAProblemNotAHang() throws {
@@ -108,8 +108,8 @@ import VPS
         }
         defer { withExtendedLifetime(scratch) {} }
         let p = SessionValidator.validate(directory: dir)
-        #expect(p.contains { $0.kind == .invalidTime && $0.location == "frames[2].timestamp" }, "\(p)")
-        #expect(p.contains { $0.kind == .invalidTime && $0.location == "script[1].time" }, "\(p)")
+        #expect(p.contains { $0.kind == .invalidTime && $0.location == "session.json: frames[2].timestamp" }, "\(p)")
+        #expect(p.contains { $0.kind == .invalidTime && $0.location == "session.json: script[1].time" }, "\(p)")
         #expect(SessionTime.microseconds(1e308) == nil)
         #expect(SessionTime.microseconds(9.3e12) == nil)
         #expect(SessionTime.microseconds(.infinity) == nil)
@@ -136,5 +136,29 @@ import VPS
         }
         let good = #"[{"time": 0.5, "action": {"startNavigation": {"node": "a"}}}, {"time": 1, "action": {"shutdown": {}}}]"#
         #expect(try ScriptFile.decode(Data(good.utf8), fileName: "s.json").count == 2)
+    }
+
+    /// A script is bounded by its action count (checked before any entry is decoded) and, as
+    /// a file, by its size (checked before it is read): a million taps once took more than
+    /// 7 GB and ended in SIGABRT.
+    @Test func scriptsAreBoundedBeforeTheyAreDecoded() throws {
+        let tap = #"{"time": 1, "action": {"tap": {"x": 1, "y": 2}}}"#
+        let over = "[" + Array(repeating: tap, count: ScriptLimits.maxActions + 1).joined(separator: ",") + "]"
+        do {
+            _ = try ScriptFile.decode(Data(over.utf8), fileName: "taps.json")
+            Issue.record("a script over the bound decoded")
+        } catch let p as DatasetProblem {
+            #expect(p.kind == .scriptTooLong && p.location == "taps.json", "\(p)")
+            #expect(p.message == "10001 actions; a script holds at most 10000", "\(p)")
+        }
+        let inside = "{\"script\": [" + Array(repeating: tap, count: ScriptLimits.maxActions + 1).joined(separator: ",") + "]}"
+        #expect(throws: DatasetProblem.self) { try ScriptFile.decode(Data(inside.utf8), fileName: "session.json") }
+
+        let scratch = try ScratchDirectory("big-script")
+        let file = scratch.url.appendingPathComponent("taps.json")
+        try Data(count: ScriptLimits.maxFileBytes + 1).write(to: file)
+        let e = #expect(throws: DatasetProblem.self) { try ScriptFile.load(from: file) }
+        #expect(e?.message.contains("is \(ScriptLimits.maxFileBytes + 1) bytes; at most \(ScriptLimits.maxFileBytes) are read") == true,
+                "\(String(describing: e))")
     }
 }

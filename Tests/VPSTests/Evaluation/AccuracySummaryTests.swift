@@ -37,7 +37,7 @@ import VPS
         #expect(total.p50 == 1.5)
     }
 
-    /// Issue 14, point 5: on a map in unknown units (a COLMAP model) a bound in metres means
+    /// On a map in unknown units (a COLMAP model) a bound in metres means
     /// nothing; the thresholds are shares of the scene scale and the terminal summary,
     /// summary.json and report.html say so. A metric map keeps (5 cm, 2°)….
     @Test func onAMapInUnknownUnitsThresholdsAreSharesOfTheSceneScale() throws {

@@ -3,7 +3,7 @@ import Foundation
 import Geometry
 import VPS
 
-/// The localizer on the shipped map and query sessions (issue 5's acceptance figures).
+/// The localizer on the shipped map and query sessions (the README's accuracy figures).
 @Suite(.serialized) struct ShippedLocalizationTests {
     static let map: VPSMap? = try? VPSMap.load(from: PackageDirectory.root.appendingPathComponent("Maps/gallery.vpsmap").path)
 
@@ -29,7 +29,7 @@ import VPS
 
     /// Blur and dimmed light, with each frame's gravity as a phone sends it: 69 of 70
     /// measured (one rejected, none placed wrongly); 94.3–98.6 % on eight more blurred
-    /// sessions of this scene. Raised above the issue's 95 % to the measured rate less one
+    /// sessions of this scene. Raised above the 95 % first asked to the measured rate less one
     /// frame (68 of 70 passes). Guards what gravity, weak seeds, coverage and the
     /// multi-probe fallback reach.
     @Test func hardQueryLocalizesSingleShotWithin5cm2deg() throws {

@@ -80,6 +80,15 @@ struct MapHostileValueTests {
         #expect(e.contains("table map_info, key 'camera'") && e.contains("not positive"), "\(e)")
     }
 
+    @Test func absurdKeyframeIntrinsicsAreNamed() throws {
+        // Finite and positive, yet no camera: the same bounds as a session's camera.
+        let focal = try loadError(after: "UPDATE keyframes SET fx = 1e-300 WHERE id = 2")
+        #expect(focal.contains("table keyframes, row 2, columns width…distortion: fx = 1e-300 px gives a horizontal field of view of 180°"),
+                "\(focal)")
+        let distortion = try loadError(after: "UPDATE keyframes SET distortion = '[1e300, 0, 0, 0]' WHERE id = 1")
+        #expect(distortion.contains("table keyframes, row 1, columns width…distortion: distortion [1e+300"), "\(distortion)")
+    }
+
     @Test func damagedJSONInsideAMapIsNamed() throws {
         let payload = try loadError(after: "UPDATE scene_objects SET payload = '{\"title\": 3' WHERE idx = 1")
         #expect(payload.contains("table scene_objects, row 1, column payload: bad JSON"), "\(payload)")

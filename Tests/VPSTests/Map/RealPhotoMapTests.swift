@@ -5,7 +5,7 @@ import VPS
 
 /// The map builder on real photos: `RealPhotoData.monstree` (iPhone photos of a tree
 /// sculpture, COLMAP poses in arbitrary units; see its README).
-@Suite("Map builder on real photos", .serialized)
+@Suite("Map builder on real photos", .serialized, .needsRealPhotos("monstree"))
 struct RealPhotoMapTests {
     static let monstree = RealPhotoData.monstree
 
@@ -39,7 +39,7 @@ struct RealPhotoMapTests {
         #expect(map.metadata.units == .unknown && map.metadata.up == .unknown)
     }
 
-    /// Issue 14, point 2: the same split with every translation times 0.25 or 10 builds
+    /// Nothing in the map builder is a length of its own: the same split with every translation times 0.25 or 10 builds
     /// the same map up to that scale (same points, observations and view descriptors).
     @Test func theSameSplitAtAnotherScaleGivesTheSameMap() throws {
         let frames = try frames("split-s6")

@@ -47,9 +47,9 @@ enum SimulationFixture {
         let directory = folder
         blockingOnMainActor {
             let configuration = GraffityARCloud.Configuration(
-                mapId: "gallery", embeddedMapURL: GalleryFixture.mapURL, clock: .virtual, jitterSeed: 1)
+                mapId: "gallery", embeddedMapURL: GalleryFixture.mapURL, jitterSeed: 1)
             let sdk = GraffityARCloud(configuration: configuration, backend: backend)
-            guard let host = try? sdk.makeViewController(session: session, directory: directory) else { return }
+            guard let host = try? sdk.makeVirtualReplay(session: session, directory: directory) else { return }
             try? await host.loadView()
             try? await host.runToEnd()
             await sdk.shutdown()
