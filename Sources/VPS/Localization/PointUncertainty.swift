@@ -60,6 +60,13 @@ struct PointUncertainty: Sendable {
         covariance = cov
     }
 
+    /// Point `p`'s covariance.
+    func covariance(of p: Int) -> Matrix3 {
+        let c = covariance, b = 6 * p
+        return Matrix3(rows: SIMD3(c[b], c[b + 1], c[b + 2]), SIMD3(c[b + 1], c[b + 3], c[b + 4]),
+                       SIMD3(c[b + 2], c[b + 4], c[b + 5]))
+    }
+
     /// The standard deviation (pixels, per image axis) of point `p`'s projection into a
     /// camera at `pose` caused by the point's own uncertainty: √(trace(J Σ Jᵀ)/2).
     func pixelDeviation(of p: Int, at position: SIMD3<Double>, pose: CameraFromWorld, camera: CameraIntrinsics) -> Double {

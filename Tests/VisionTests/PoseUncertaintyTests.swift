@@ -1,0 +1,120 @@
+import Foundation
+import Geometry
+import Testing
+import Vision
+
+/// The first-order pose covariance (`PoseUncertainty`) and the rival search.
+@Suite struct PoseUncertaintyTests {
+    /// Points of `scene` whose pixels lie in the box `x`, `y`.
+    func patch(_ scene: SyntheticScene, x: ClosedRange<Double>, y: ClosedRange<Double>) -> (pixels: [SIMD2<Double>], world: [SIMD3<Double>]) {
+        let keep = scene.pixels.indices.filter { x.contains(scene.pixels[$0].x) && y.contains(scene.pixels[$0].y) }
+        return (keep.map { scene.pixels[$0] }, keep.map { scene.world[$0] })
+    }
+
+    @Test func predictedDeviationsMatchTheSpreadOfNoisySolves() throws {
+        // Monte Carlo: re-solve with fresh 1 px noise; the spread of the rotation and centre
+        // errors must match the predicted standard deviations within 30 %.
+        var rng = SplitMix(seed: 21)
+        let scene = SyntheticScene(n: 40, rng: &rng)
+        let predicted = try PoseUncertainty(of: scene.truth, pixels: scene.pixels, worldPoints: scene.world, camera: testCamera)
+        #expect(predicted.isDetermined)
+        var rotations: [Double] = [], centres: [Double] = []
+        for _ in 0 ..< 300 {
+            let noisy = scene.pixels.map { $0 + SIMD2(rng.gaussian(), rng.gaussian()) }
+            let solved = try AbsolutePoseEstimator.refine(scene.truth, pixels: noisy, worldPoints: scene.world,
+                                                          camera: testCamera, loss: .trivial).pose
+            rotations.append(rotationErrorDegrees(solved.rotation, scene.truth.rotation))
+            centres.append(length(solved.pose.center - scene.truth.pose.center))
+        }
+        // The rotation error is the norm of three axes' errors, the largest of which the
+        // prediction bounds: its RMS lies between σ_max and √3 σ_max.
+        let rmsRotation = (rotations.map { $0 * $0 }.reduce(0, +) / Double(rotations.count)).squareRoot()
+        let rmsCentre = (centres.map { $0 * $0 }.reduce(0, +) / Double(centres.count)).squareRoot()
+        #expect(rmsRotation > 0.7 * predicted.rotationDegrees && rmsRotation < 1.3 * 3.squareRoot() * predicted.rotationDegrees,
+                "RMS \(rmsRotation)° against σ \(predicted.rotationDegrees)°")
+        #expect(rmsCentre > 0.7 * predicted.centre && rmsCentre < 1.3 * 3.squareRoot() * predicted.centre,
+                "RMS \(rmsCentre) against σ \(predicted.centre)")
+    }
+
+    @Test func aSmallPatchDeterminesThePoseFarWorseThanTheWholeImage() throws {
+        var rng = SplitMix(seed: 4)
+        let scene = SyntheticScene(n: 2000, rng: &rng)
+        let small = patch(scene, x: 300...340, y: 220...260)
+        let spread = (Array(scene.pixels.prefix(small.pixels.count)), Array(scene.world.prefix(small.pixels.count)))
+        #expect(small.pixels.count >= 8)
+        let onPatch = try PoseUncertainty(of: scene.truth, pixels: small.pixels, worldPoints: small.world, camera: testCamera)
+        let overImage = try PoseUncertainty(of: scene.truth, pixels: spread.0, worldPoints: spread.1, camera: testCamera)
+        #expect(onPatch.rotationDegrees > 5 * overImage.rotationDegrees)
+        #expect(onPatch.centre > 5 * overImage.centre)
+    }
+
+    @Test func pointUncertaintyAndNoiseWidenAndGravityNarrows() throws {
+        var rng = SplitMix(seed: 8)
+        let scene = SyntheticScene(n: 30, rng: &rng)
+        let base = try PoseUncertainty(of: scene.truth, pixels: scene.pixels, worldPoints: scene.world, camera: testCamera)
+        let noisy = try PoseUncertainty(of: scene.truth, pixels: scene.pixels, worldPoints: scene.world, camera: testCamera,
+                                        noise: 2)
+        #expect(abs(noisy.rotationDegrees / base.rotationDegrees - 2) < 1e-6)
+        let uncertainPoints = try PoseUncertainty(of: scene.truth, pixels: scene.pixels, worldPoints: scene.world,
+                                                  camera: testCamera, pointSigmas: Array(repeating: 3, count: 30))
+        #expect(uncertainPoints.rotationDegrees > 3 * base.rotationDegrees)
+        // World down (0, −1, 0) seen by the true camera.
+        let down = scene.truth.rotation * SIMD3(0, -1, 0)
+        let withGravity = try PoseUncertainty(of: scene.truth, pixels: scene.pixels, worldPoints: scene.world,
+                                              camera: testCamera, gravity: down, gravitySigmaDegrees: 0.01)
+        #expect(withGravity.rotationDegrees < base.rotationDegrees)
+    }
+
+    @Test func tooFewOrCollinearPointsDetermineNothing() throws {
+        var rng = SplitMix(seed: 2)
+        let scene = SyntheticScene(n: 2, rng: &rng)
+        let two = try PoseUncertainty(of: scene.truth, pixels: scene.pixels, worldPoints: scene.world, camera: testCamera)
+        #expect(!two.isDetermined && two.rotationDegrees == .infinity && two.centre == .infinity)
+        let line = (0 ..< 10).map { SIMD3(Double($0) * 0.1, 0, 5) }
+        let pose = CameraFromWorld(rotation: .identity, translation: .zero)
+        let pixels = line.map { testCamera.project($0)! }
+        let collinear = try PoseUncertainty(of: pose, pixels: pixels, worldPoints: line, camera: testCamera)
+        #expect(!collinear.isDetermined)
+    }
+
+    @Test func badArgumentsAreRefused() {
+        let e = #expect(throws: VisionError.self) {
+            try PoseUncertainty(of: CameraFromWorld(rotation: .identity, translation: .zero), pixels: [.zero],
+                                worldPoints: [], camera: testCamera)
+        }
+        #expect(e?.code == .invalidArgument)
+        #expect(throws: VisionError.self) {
+            try PoseUncertainty(of: CameraFromWorld(rotation: .identity, translation: .zero), pixels: [.zero],
+                                worldPoints: [SIMD3(0, 0, 1)], camera: testCamera, pointSigmas: [-1])
+        }
+    }
+
+    @Test func theRivalSearchFindsASecondExplanationAndNothingWhereThereIsNone() throws {
+        // 120 matches fit pose `a`, 80 others fit a pose 34° and half a unit away (a repeated
+        // facade): with `a`'s region excluded, the search finds the other.
+        var rng = SplitMix(seed: 31)
+        let a = SyntheticScene(n: 120, rng: &rng)
+        let other = CameraFromWorld(rotation: Quaternion(axis: SIMD3(0, 1, 0), angle: 0.6).matrix * a.truth.rotation,
+                                    translation: a.truth.translation + SIMD3(0.5, 0, 0))
+        let otherPixels = (0 ..< 80).map { _ in
+            SIMD2(Double.random(in: 0 ..< 640, using: &rng), Double.random(in: 0 ..< 480, using: &rng))
+        }
+        let otherWorld = otherPixels.map { p -> SIMD3<Double> in
+            let xc = testCamera.ray(p) * Double.random(in: 3 ... 8, using: &rng)
+            return other.rotation.transposed * (xc - other.translation)
+        }
+        let pixels = a.pixels + otherPixels, world = a.world + otherWorld
+        let estimator = AbsolutePoseEstimator(options: RansacOptions(threshold: 2))
+        let best = try estimator.estimate(pixels: pixels, worldPoints: world, camera: testCamera)
+        #expect(best.inlierCount >= 115 && rotationErrorDegrees(best.cameraFromWorld.rotation, a.truth.rotation) < 0.1)
+        let exclusion = AbsolutePoseEstimator.Exclusion(around: best.cameraFromWorld, maxRotationDegrees: 10,
+                                                        maxCentreDistance: 0.2)
+        let rival = try #require(try estimator.rival(excluding: exclusion, pixels: pixels, worldPoints: world,
+                                                     camera: testCamera))
+        #expect(rival.inlierCount >= 75)
+        #expect(rotationErrorDegrees(rival.cameraFromWorld.rotation, other.rotation) < 0.5)
+        // One pose only: nothing outside its region explains more than a handful of matches.
+        let single = try estimator.rival(excluding: exclusion, pixels: a.pixels, worldPoints: a.world, camera: testCamera)
+        #expect((single?.inlierCount ?? 0) < 8)
+    }
+}
