@@ -53,9 +53,11 @@ struct EvidenceSignificance: Sendable, Hashable {
     ///     these matches (see `log10Hypotheses`).
     ///   - sampleSize: matches a minimal sample holds; they fit their own pose by
     ///     construction and are not counted as evidence.
+    ///   - grid: `keypoints` already bucketed with cells of at least the largest radius
+    ///     times the largest sigma (built here when nil).
     ///   - radii: the radii to try (default `self.radii`); the test counts every one tried.
     func evaluate(keypoints: [SIMD2<Double>], sigmas: [Double], projections: [SIMD2<Double>?],
-                  imageSize: SIMD2<Double>, log10Tests: Double, sampleSize: Int, radii: [Double]? = nil) -> Result {
+                  grid prebuilt: KeypointGrid? = nil, imageSize: SIMD2<Double>, log10Tests: Double, sampleSize: Int, radii: [Double]? = nil) -> Result {
         let imageArea = imageSize.x * imageSize.y
         let n = keypoints.count
         precondition(sigmas.count == n && projections.count == n)
@@ -63,7 +65,7 @@ struct EvidenceSignificance: Sendable, Hashable {
         let log10Radii = log10(Double(max(radii.count, 1)))
         var best = Result(log10NFA: .infinity, inliers: 0, radius: radii.last ?? 0, background: 0)
         guard n > sampleSize, let largest = radii.max(), largest > 0 else { return best }
-        let grid = KeypointGrid(keypoints, cell: largest * (sigmas.max() ?? 1))
+        let grid = prebuilt ?? KeypointGrid(keypoints, cell: largest * (sigmas.max() ?? 1))
         // One pass over the grid: for each match, how many other keypoints lie within each
         // radius of its projection, and whether its own does.
         let m = radii.count
@@ -179,8 +181,8 @@ struct EvidenceSignificance: Sendable, Hashable {
     }
 }
 
-/// Keypoints bucketed on a square grid, to count those near a point in constant time.
-private struct KeypointGrid {
+/// Keypoints bucketed on a square grid, to find those near a point in constant time.
+struct KeypointGrid: Sendable {
     let cell: Double
     let columns: Int, rows: Int
     let origin: SIMD2<Double>

@@ -79,7 +79,7 @@ extension Localizer {
            let rival = evidence.rival(of: pose, outside: a.rivalRegion, radius: s.radius, sampleSize: sample,
                                       searches: searches,
                                       iterations: Self.samplesToFind(inliers: needed + sample, of: seed.matches.count,
-                                                                     sampleSize: sample, confidence: 0.999)) {
+                                                                     sampleSize: sample, confidence: 0.99)) {
             verdict.evidence.rivalNFA = rival.significance.log10NFA
             verdict.evidence.rivalInliers = rival.significance.inliers
             if rival.significance.log10NFA <= a.maxLog10NFA, rival.significance.log10NFA - s.log10NFA < a.rivalMargin {
@@ -241,6 +241,8 @@ struct GlobalEvidence {
     let pixels: [SIMD2<Double>]
     let sigmas: [Double]
     let world: [SIMD3<Double>]
+    /// The keypoints bucketed once for every test of these matches.
+    let grid: KeypointGrid
 
     init(_ localizer: Localizer, matches: [DescriptorMatch], _ query: Localizer.Query) {
         self.localizer = localizer; self.query = query; self.matches = matches
@@ -248,17 +250,7 @@ struct GlobalEvidence {
         pixels = matches.map { keypoints[$0.query].position }
         sigmas = matches.map { octaveSigma[min(keypoints[$0.query].octave, octaveSigma.count - 1)] }
         world = matches.map { localizer.map.points.position($0.train) }
-    }
-
-    /// Which matches reproject within `threshold` (level-0 pixels times their keypoint's
-    /// sigma) under `pose`.
-    func inliers(under pose: CameraFromWorld, threshold: Double) -> [Bool] {
-        let camera = query.camera
-        return matches.indices.map { i in
-            guard let p = camera.project(pose.apply(world[i])) else { return false }
-            let d = (p - pixels[i]) / sigmas[i]
-            return (d * d).sum() <= threshold * threshold
-        }
+        grid = KeypointGrid(pixels, cell: (EvidenceSignificance().radii.max() ?? 1) * (sigmas.max() ?? 1))
     }
 
     /// The a-contrario significance of the matches under `pose`.
@@ -268,7 +260,7 @@ struct GlobalEvidence {
         let tests = EvidenceSignificance.log10Hypotheses(matches: matches.count, sampleSize: sampleSize,
                                                          solutionsPerSample: sampleSize == 3 ? 4 : 2, searches: searches)
         let projections = world.map { camera.project(pose.apply($0)) }
-        return EvidenceSignificance().evaluate(keypoints: pixels, sigmas: sigmas, projections: projections,
+        return EvidenceSignificance().evaluate(keypoints: pixels, sigmas: sigmas, projections: projections, grid: grid,
                                                imageSize: SIMD2(Double(camera.width), Double(camera.height)), log10Tests: tests,
                                                sampleSize: sampleSize, radii: radii)
     }

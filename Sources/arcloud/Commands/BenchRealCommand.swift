@@ -4,48 +4,66 @@ import VPS
 
 struct BenchRealCommand: Command {
     static let name = "bench real"
-    static let summary = "Benchmark map building and localization on real photos (COLMAP splits) against OpenCV peers"
+    static let summary = "Benchmark map building and localization on every real-photo split under a folder, against an ORB peer"
     static let help = """
-        USAGE: arcloud bench real [<split dir>...] [--features N] [--map-features N] [--peers all|none|opencv|sift|orb] [--frames]
+        USAGE: arcloud bench real [<folder>...] [--peers orb|sift|opencv|all|none] [--features N] [--map-features N] [--frames] [--json]
 
-        For each split (default: ../shared/real/monstree/split-s3 and split-s6; layout in
-        ../shared/real/README.md: map/ and query/ COLMAP text models, query_gt.tum), builds
-        arcloud's map from the map photos (as `map build --colmap` does), localizes every
-        query from the image alone (one thread) and scores it: success within 2° and 2 % of
-        the scene scale (median distance of the query cameras from the point nearest to
-        their optical axes), wrong = accepted and off by more than 10° or 10 %. In the same
-        run, as yardsticks:
-          opencv peer (our map)   `bench localize`'s peer: the same ORB features, BFMatcher
-                                  k-NN against every point of arcloud's map, ratio test,
-                                  cv::solvePnPRansac + cv::solvePnPRefineLM
-          opencv sift/orb 4000    the straightforward script of ../shared/real/README.md:
-                                  its own map (cv::SIFT or cv::ORB, 4,000 features, each map
-                                  photo paired with its 3 nearest, every observation's
-                                  descriptor kept), queries against every map descriptor,
-                                  cv::solvePnPRansac + refinement
-        Prints per split and method: success/queries, wrong, inaccurate (accepted, off by
-        2–10° or 2–10 %), mean ms per query (extraction to pose; arcloud from the encoded
-        image) and map points; with --frames, every query's verdict, errors and, for
-        arcloud's rejections, the reason. Exits 1 when arcloud places any frame wrongly.
+        Runs every split under each folder (a split holds map/ and query/ COLMAP text models
+        with the photos' poses, and query_gt.tum; a scene holds split-*/ folders; a root such as
+        ../shared/real holds scenes). Default: ../shared/real when it is there, else the
+        photos shipped with the tests (Tests/Fixtures/real).
+
+        Per split, arcloud builds its map from the map photos (as `map build --colmap` does)
+        and localizes every query from the image alone, one thread; each is scored against
+        the ground truth: placed = within 2° and 2 % of the scene scale (the median distance
+        of the query cameras from the point nearest to their optical axes), wrong = accepted
+        and off by more than 10° or 10 % (a VPS must reject such a frame, not place it). In
+        the same run, the yardsticks:
+          orb      the straightforward ORB script of ../shared/real/README.md: its own map
+                   (cv::ORB 4,000 features, each map photo paired with its 3 nearest, every
+                   observation's descriptor kept), queries against every map descriptor,
+                   cv::solvePnPRansac + refinement; it rejects nothing it can solve
+          sift     the same with cv::SIFT
+          opencv   `bench localize`'s peer on arcloud's own map and query features
+        Prints one table: per split and method, placed/queries, wrong, map points and mean ms
+        per query (extraction to pose; arcloud from the encoded image), and the totals.
+        Exits 1 when arcloud places any frame wrongly.
 
         OPTIONS:
-          --features <N>   ORB features per query for arcloud and its peer (default: the localizer's,
-                           3000 on these small maps)
+          --peers <which>  Yardsticks: orb (default), sift, opencv, all or none
+          --features <N>   ORB features per query for arcloud and its opencv peer (default:
+                           the localizer's, 3000 on maps of a few photos)
           --map-features <N>
                            ORB features per map photo for arcloud's map (default: the map
                            builder's, 6000 for a map of up to 8 photos)
-          --peers <which>  Yardsticks to run: all (default), none, opencv, sift or orb
-          --frames         Print every query's outcome
+          --frames         Also print every query's outcome: verdict, errors and, for arcloud,
+                           the evidence (NFA, pose σ, explained regions), the true inliers
+                           (within 8 px under the ground truth) and why a frame was rejected
+          --json           Print the results as one JSON object instead
         """
     static let options: Set<String> = ["features", "map-features", "peers"]
-    static let switches: Set<String> = ["frames"]
+    static let switches: Set<String> = ["frames", "json"]
+
+    /// One split's results, as `--json` prints them.
+    struct SplitResult: Codable {
+        var scene: String
+        var split: String
+        var mapPhotos: Int
+        var queries: Int
+        var sceneScale: Double
+        var mapBuildSeconds: Double
+        var methods: [RealPhotoBenchmark.MethodResult]
+    }
 
     static func run(_ args: Arguments) async throws -> Int32 {
-        var dirs: [String] = []
+        var folders: [String] = []
         var k = 0
-        while let d = try? args.positional(k, "split dir") { dirs.append(d); k += 1 }
-        if dirs.isEmpty { dirs = ["../shared/real/monstree/split-s3", "../shared/real/monstree/split-s6"] }
-        let peers = try args.choice("peers", ["all", "none", "opencv", "sift", "orb"], default: "all")
+        while let d = try? args.positional(k, "folder") { folders.append(d); k += 1 }
+        if folders.isEmpty {
+            let shared = "../shared/real"
+            folders = [FileManager.default.fileExists(atPath: shared) ? shared : "Tests/Fixtures/real"]
+        }
+        let peers = try args.choice("peers", ["orb", "sift", "opencv", "all", "none"], default: "orb")
         var localizerOptions = LocalizerOptions()
         if args.value("features") != nil {
             localizerOptions.orb.featureCount = try args.int("features", default: 1000, range: 100...20000)
@@ -56,13 +74,20 @@ struct BenchRealCommand: Command {
             buildOptions.orb.featureCount = try args.int("map-features", default: 2500, range: 100...20000)
             buildOptions.minFeaturesPerMap = 0
         }
-        var anyWrong = false
-        print("bench real: OpenCV \(openCVVersion), one thread per method; success within (2°, 2 % of scene scale)")
-        for dir in dirs {
+        let splitFolders = folders.flatMap { RealPhotoSplit.folders(under: URL(fileURLWithPath: $0, isDirectory: true)) }
+        guard !splitFolders.isEmpty else {
+            throw CommandFailure("no split (a folder with map/ and query/) under \(folders.joined(separator: ", "))")
+        }
+        let json = args.has("json")
+        if !json {
+            print("bench real: OpenCV \(openCVVersion), one thread per method; placed = within (2°, 2 % of the scene scale), "
+                  + "wrong = accepted and off by more than 10° or 10 %")
+        }
+        var results: [SplitResult] = []
+        var printedHeader = false
+        for dir in splitFolders {
             let split: RealPhotoSplit
-            do { split = try RealPhotoSplit.load(from: URL(fileURLWithPath: dir, isDirectory: true)) } catch {
-                throw CommandFailure("\(dir): \(error)")
-            }
+            do { split = try RealPhotoSplit.load(from: dir) } catch { throw CommandFailure("\(dir.path): \(error)") }
             var bench = RealPhotoBenchmark(split: split)
             bench.localizerOptions = localizerOptions
             bench.buildOptions = buildOptions
@@ -70,55 +95,85 @@ struct BenchRealCommand: Command {
             let t0 = DispatchTime.now().uptimeNanoseconds
             let map = try bench.buildMap()
             let buildSeconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
-            print(String(format: "%@: %d map photos, %d queries, scene scale %.3f units; map %d points in %.1f s",
-                         split.name, split.map.images.count, split.queries.count, scale, map.points.count, buildSeconds))
-            var results = [try bench.runLocalizer(on: map)]
-            if peers == "all" || peers == "opencv" { results.append(try bench.runOpenCVPeer(on: map)) }
-            if peers == "all" || peers == "sift" { results.append(try bench.runReferencePeer(.sift)) }
-            if peers == "all" || peers == "orb" { results.append(try bench.runReferencePeer(.orb)) }
-            for r in results { print("  " + r.line) }
-            if args.has("frames") {
-                for r in results {
-                    print("  \(r.method):")
-                    for f in r.frames {
-                        var line = "    \(f.name) \(f.verdict.rawValue)"
-                        if let d = f.rotationDegrees, let t = f.translationFraction {
-                            line += String(format: " %.2f° %.2f %%", d, 100 * t)
-                        }
-                        if let why = f.reason { line += " (\(why))" }
-                        if let ev = f.evidence {
-                            line += String(format: " [nfa %.1f (%d/%d at %.0f, bg %.4f), rival %.1f (%d), σ %.2f° %.2f %%", ev.log10NFA,
-                                           ev.globalInliers, ev.globalMatches, ev.radius, ev.background, ev.rivalNFA, ev.rivalInliers,
-                                           ev.rotationSigmaDegrees, 100 * ev.positionSigma)
-                            if let c = f.candidateError { line += String(format: "; candidate %.2f° %.2f %%", c.degrees, 100 * c.fraction) }
-                            line += "]"
-                        }
-                        print(line)
-                    }
-                }
-            }
-            if let csv = ProcessInfo.processInfo.environment["ARCLOUD_DEBUG_CSV"] {
-                var text = ""
-                for f in results[0].frames {
-                    let ev = f.evidence
-                    let err = f.rotationDegrees.map { ($0, f.translationFraction!) } ?? f.candidateError.map { ($0.degrees, $0.fraction) }
-                    var cols: [String] = [dir, f.name, f.verdict.rawValue, f.pose == nil ? "0" : "1"]
-                    cols.append(err.map { String($0.0) } ?? "")
-                    cols.append(err.map { String($0.1) } ?? "")
-                    if let ev {
-                        cols.append(String(ev.log10NFA)); cols.append(String(ev.globalInliers))
-                        cols.append(String(ev.globalMatches)); cols.append(String(ev.rivalNFA))
-                        cols.append(String(ev.rivalInliers)); cols.append(String(ev.rotationSigmaDegrees))
-                        cols.append(String(ev.positionSigma)); cols.append(ev.coverage.map { "\($0.explained)/\($0.expected)/\($0.distinctiveInliers)" } ?? "")
-                    } else { cols += Array(repeating: "", count: 8) }
-                    cols.append(f.reason ?? "")
-                    text += cols.joined(separator: "\t") + "\n"
-                }
-                if let h = FileHandle(forWritingAtPath: csv) { h.seekToEndOfFile(); h.write(text.data(using: .utf8)!); h.closeFile() }
-                else { FileManager.default.createFile(atPath: csv, contents: text.data(using: .utf8)) }
-            }
-            anyWrong = anyWrong || results[0].count(.wrong) > 0
+            var methods = [try bench.runLocalizer(on: map)]
+            if peers == "all" || peers == "orb" { methods.append(try bench.runReferencePeer(.orb)) }
+            if peers == "all" || peers == "sift" { methods.append(try bench.runReferencePeer(.sift)) }
+            if peers == "all" || peers == "opencv" { methods.append(try bench.runOpenCVPeer(on: map)) }
+            let result = SplitResult(scene: split.scene, split: split.name, mapPhotos: split.map.images.count,
+                                     queries: split.queries.count, sceneScale: scale, mapBuildSeconds: buildSeconds,
+                                     methods: methods)
+            results.append(result)
+            guard !json else { continue }
+            if !printedHeader { print(headerLine(methods.map(\.method))); printedHeader = true }
+            print(row("\(result.scene)/\(result.split)", mapPhotos: result.mapPhotos, methods: methods))
+            if args.has("frames") { printFrames(methods) }
+        }
+        let anyWrong = results.contains { $0.methods[0].count(.wrong) > 0 }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            struct Report: Codable { var openCV: String; var splits: [SplitResult] }
+            print(String(decoding: try encoder.encode(Report(openCV: openCVVersion, splits: results)), as: UTF8.self))
+        } else {
+            print(totalLine(results))
         }
         return anyWrong ? 1 : 0
+    }
+
+    /// Columns of one method: placed, wrong, map points, ms per query.
+    private static let columnWidth = 33
+
+    private static func pad(_ s: String, _ n: Int, left: Bool = true) -> String {
+        s.count >= n ? s : (left ? String(repeating: " ", count: n - s.count) + s : s + String(repeating: " ", count: n - s.count))
+    }
+
+    private static func cell(_ m: RealPhotoBenchmark.MethodResult) -> String {
+        pad("\(m.count(.success))/\(m.frames.count)", 7) + pad("\(m.count(.wrong))", 6) + pad("\(m.mapPoints)", 8)
+            + pad(String(format: "%.1f", m.meanMilliseconds), 10)
+    }
+
+    private static func headerLine(_ methods: [String]) -> String {
+        pad("", 36) + methods.map { " | " + pad($0, columnWidth, left: false) }.joined() + "\n"
+            + pad("split", 32, left: false) + pad("map", 4)
+            + methods.map { _ in " | " + pad(pad("placed", 7) + pad("wrong", 6) + pad("points", 8) + pad("ms/frame", 10), columnWidth, left: false) }.joined()
+    }
+
+    private static func row(_ name: String, mapPhotos: Int, methods: [RealPhotoBenchmark.MethodResult]) -> String {
+        pad(name, 32, left: false) + pad("\(mapPhotos)", 4) + methods.map { " | " + pad(cell($0), columnWidth, left: false) }.joined()
+    }
+
+    private static func totalLine(_ results: [SplitResult]) -> String {
+        guard let first = results.first else { return "" }
+        let totals = first.methods.indices.map { i -> String in
+            let ms = results.map { $0.methods[i] }
+            let placed = ms.map { $0.count(.success) }.reduce(0, +), queries = ms.map(\.frames.count).reduce(0, +)
+            let wrong = ms.map { $0.count(.wrong) }.reduce(0, +)
+            return " | " + pad(pad("\(placed)/\(queries)", 7) + pad("\(wrong)", 6), columnWidth, left: false)
+        }
+        return pad("total (\(results.count) splits)", 36, left: false) + totals.joined()
+    }
+
+    private static func printFrames(_ methods: [RealPhotoBenchmark.MethodResult]) {
+        for m in methods {
+            print("  \(m.method):")
+            for f in m.frames {
+                var line = "    \(f.name) \(f.verdict.rawValue)"
+                if let d = f.rotationDegrees, let t = f.translationFraction { line += String(format: " %.2f° %.2f %%", d, 100 * t) }
+                if let why = f.reason { line += " (\(why))" }
+                if let c = f.candidateRotationDegrees, let t = f.candidateTranslationFraction {
+                    line += String(format: "; candidate %.2f° %.2f %% off", c, 100 * t)
+                }
+                if let e = f.evidence {
+                    line += String(format: " [NFA 10^%.1f, %d of %d global matches", e.log10NFA, e.globalInliers, e.globalMatches)
+                    if e.rotationSigmaDegrees.isFinite {
+                        line += String(format: ", σ %.2f° %.2f %%", e.rotationSigmaDegrees, 100 * e.positionSigma)
+                    }
+                    if let c = e.coverage { line += ", explains \(c.explained)/\(c.expected) regions" }
+                    line += "]"
+                }
+                if let t = f.trueInliers { line += " true inliers \(t)" }
+                print(line)
+            }
+        }
     }
 }

@@ -16,7 +16,7 @@ public struct RealPhotoBenchmark: Sendable {
     public init(split: RealPhotoSplit) { self.split = split }
 
     /// One query's outcome under one method.
-    public struct Frame: Sendable, Hashable {
+    public struct Frame: Sendable, Hashable, Codable {
         public var name: String
         public var pose: Pose?
         public var verdict: RegistrationVerdict
@@ -25,34 +25,24 @@ public struct RealPhotoBenchmark: Sendable {
         public var translationFraction: Double?
         /// Why the frame was rejected, when the method says.
         public var reason: String?
-        /// The localizer's evidence for its pose (or its rejected candidate), when it says.
-        public var evidence: PoseEvidence?
-        /// The rejected candidate's errors against the truth (degrees, fraction of the scene scale).
-        public var candidateError: (degrees: Double, fraction: Double)? {
-            guard let c = evidence?.candidate, let t = truth else { return nil }
-            let e = c.error(to: t)
-            return (e.rotationDegrees, e.translation / sceneScale)
-        }
-        var truth: Pose?
-        var sceneScale = 1.0
         public var milliseconds: Double
+        /// The localizer's evidence for its pose or its rejected candidate (arcloud only).
+        public var evidence: PoseEvidence?
+        /// The rejected candidate's errors against the truth: degrees and a fraction of the scene scale.
+        public var candidateRotationDegrees: Double?, candidateTranslationFraction: Double?
+        /// Inliers of the pose (or candidate) whose map point projects within 8 px of its
+        /// keypoint under the ground-truth pose: the true matches the method found (arcloud only).
+        public var trueInliers: Int?
     }
 
     /// One method's outcome on the split.
-    public struct MethodResult: Sendable, Hashable {
+    public struct MethodResult: Sendable, Hashable, Codable {
         public var method: String
         public var mapPoints: Int
         public var frames: [Frame]
         public func count(_ v: RegistrationVerdict) -> Int { frames.filter { $0.verdict == v }.count }
         public var meanMilliseconds: Double {
             frames.map(\.milliseconds).reduce(0, +) / Double(max(frames.count, 1))
-        }
-        /// `method  success/total  wrong  ms/frame  map points`.
-        public var line: String {
-            String(format: "%@ %2d/%-2d  %3d %%   %2d wrong  %2d inaccurate  %8.1f ms/frame  %6d map points",
-                   method.padding(toLength: 22, withPad: " ", startingAt: 0), count(.success), frames.count,
-                   Int((100 * Double(count(.success)) / Double(max(frames.count, 1))).rounded()),
-                   count(.wrong), count(.inaccurate), meanMilliseconds, mapPoints)
         }
     }
 
@@ -83,25 +73,12 @@ public struct RealPhotoBenchmark: Sendable {
             var f = frame(q.name, r.status == .localized ? r.pose : nil, truth: split.truth[i], scale: scale,
                           reason: r.reason, ms: ms)
             f.evidence = r.evidence
-            if ProcessInfo.processInfo.environment["ARCLOUD_DEBUG_TRUTH"] != nil {
-                let truth = CameraFromWorld(split.truth[i])
-                var fit = 0, behind = 0
-                var errs: [Double] = []
-                for m in r.inlierMatches {
-                    let x = map.points.position(Int(m.point))
-                    guard let p = q.intrinsics.project(truth.apply(x)) else { behind += 1; continue }
-                    let d = p - SIMD2<Double>(Double(m.pixel.x), Double(m.pixel.y))
-                    let e = (d * d).sum().squareRoot()
-                    errs.append(e)
-                    if e < 8 { fit += 1 }
-                }
-                let xs = r.inlierMatches.map { Double($0.pixel.x) }, ys = r.inlierMatches.map { Double($0.pixel.y) }
-                print(String(format: "    debug %@: %d inliers, %d fit the truth within 8 px, %d behind; median err %.1f px; x %.0f–%.0f y %.0f–%.0f",
-                             q.name, r.inlierMatches.count, fit, behind, errs.sorted().dropFirst(errs.count / 2).first ?? -1,
-                             xs.min() ?? 0, xs.max() ?? 0, ys.min() ?? 0, ys.max() ?? 0))
+            if let c = r.evidence?.candidate {
+                let e = c.error(to: split.truth[i])
+                f.candidateRotationDegrees = e.rotationDegrees
+                f.candidateTranslationFraction = e.translation / scale
             }
-            f.truth = split.truth[i]
-            f.sceneScale = scale
+            f.trueInliers = try trueInliers(r.inlierMatches, map: map, camera: q.intrinsics, truth: split.truth[i])
             frames.append(f)
         }
         return MethodResult(method: "arcloud", mapPoints: map.points.count, frames: frames)
@@ -129,7 +106,7 @@ public struct RealPhotoBenchmark: Sendable {
             let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
             frames.append(frame(q.name, r.pose, truth: split.truth[i], scale: scale, reason: nil, ms: ms))
         }
-        return MethodResult(method: "opencv peer (our map)", mapPoints: map.points.count, frames: frames)
+        return MethodResult(method: "opencv peer (arcloud's map)", mapPoints: map.points.count, frames: frames)
     }
 
     /// The reference OpenCV pipeline with its own map.
@@ -149,8 +126,21 @@ public struct RealPhotoBenchmark: Sendable {
             frames.append(frame(q.name, r.pose, truth: split.truth[i], scale: scale, reason: nil,
                                 ms: r.matchMilliseconds + r.solveMilliseconds))
         }
-        return MethodResult(method: "opencv \(feature.rawValue) \(features) (own map)", mapPoints: peer.pointCount,
+        return MethodResult(method: "\(feature.rawValue) peer (cv::\(feature.rawValue.uppercased()) \(features), own map)", mapPoints: peer.pointCount,
                             frames: frames)
+    }
+
+    /// How many of `inliers` project within 8 px of their keypoint under `truth`.
+    private func trueInliers(_ inliers: [LocalizationResult.InlierMatch], map: VPSMap, camera: CameraIntrinsics,
+                             truth: Pose) throws -> Int {
+        let keypoints = inliers.map { Keypoint(x: $0.pixel.x, y: $0.pixel.y) }
+        let pixels = camera.distortion.isEmpty ? keypoints : try camera.undistort(keypoints)
+        let pose = CameraFromWorld(truth)
+        return zip(inliers, pixels).filter { m, k in
+            guard let p = camera.project(pose.apply(map.points.position(Int(m.point)))) else { return false }
+            let d = p - k.position
+            return (d * d).sum() <= 64
+        }.count
     }
 
     private func frame(_ name: String, _ pose: Pose?, truth: Pose, scale: Double, reason: String?, ms: Double) -> Frame {

@@ -29,6 +29,30 @@ public struct RealPhotoSplit: Sendable {
     /// Where the images are.
     public var images: URL
 
+    /// The folders of the splits under `folder`, in name order: `folder` itself when it is a
+    /// split (holds `map/` and `query/`), else every split in it and in its subfolders (a scene
+    /// holds `split-*/`; a root like `shared/real` holds scenes).
+    public static func folders(under folder: URL) -> [URL] {
+        let fm = FileManager.default
+        func isDirectory(_ u: URL) -> Bool {
+            var d: ObjCBool = false
+            return fm.fileExists(atPath: u.path, isDirectory: &d) && d.boolValue
+        }
+        func isSplit(_ u: URL) -> Bool {
+            isDirectory(u.appendingPathComponent("map")) && isDirectory(u.appendingPathComponent("query"))
+        }
+        func search(_ u: URL, depth: Int) -> [URL] {
+            if isSplit(u) { return [u] }
+            guard depth > 0, let children = try? fm.contentsOfDirectory(at: u, includingPropertiesForKeys: nil) else { return [] }
+            return children.filter(isDirectory).sorted { $0.lastPathComponent < $1.lastPathComponent }
+                .flatMap { search($0, depth: depth - 1) }
+        }
+        return search(folder.standardizedFileURL, depth: 2)
+    }
+
+    /// The scene the split belongs to: its parent folder's name.
+    public var scene: String { images.deletingLastPathComponent().lastPathComponent }
+
     /// Reads the split in `directory`.
     public static func load(from folder: URL) throws -> RealPhotoSplit {
         let directory = folder.absoluteURL.standardizedFileURL

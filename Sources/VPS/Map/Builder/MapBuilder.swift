@@ -432,8 +432,8 @@ public struct MapBuilder: Sendable {
                     let focal = obs.map { frames[$0.keyframe].intrinsics.fx }.reduce(0, +) / Double(obs.count)
                     let uncertainty = sigma / focal / sin(t.parallaxDegrees * .pi / 180)
                     // Two views cannot outvote a wrong match: ask them for a better-conditioned depth.
-                    let allowed = obs.count == 2 ? options.maxDepthUncertainty * options.twoViewUncertaintyFactor
-                                                 : options.maxDepthUncertainty
+                    let bound = options.depthUncertaintyBound(keyframes: frames.count)
+                    let allowed = obs.count == 2 ? bound * options.twoViewUncertaintyFactor : bound
                     if uncertainty > allowed { return .rejected("depth uncertainty") }
                     return .point(t.position, kept: obs, outliers: outliers)
                 }
