@@ -12,8 +12,13 @@ bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -x "$bin/initdb" ] || { echo "postgres-scratch: no PostgreSQL server binaries (scripts/setup.sh postgres installs them)" >&2; exit 1; }
 # From /: `postgres` may not enter the caller's folder (a `mktemp -d` clone is mode 700),
 # and would say so on every call. Every path passed is absolute.
+# runuser lives in /usr/sbin or /sbin, which a minimal PATH may leave out.
+runuser=$(PATH="$PATH:/usr/sbin:/sbin" command -v runuser || true)
 as_owner() {
-  if [ "$(id -u)" -eq 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
+  if [ "$(id -u)" -eq 0 ]; then
+    [ -n "$runuser" ] || { echo "postgres-scratch: runuser not found (util-linux)" >&2; exit 1; }
+    (cd / && "$runuser" -u postgres -- "$@")
+  else "$@"; fi
 }
 owner=$([ "$(id -u)" -eq 0 ] && echo postgres || id -un)
 case "$command" in
