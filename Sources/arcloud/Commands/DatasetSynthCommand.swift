@@ -43,9 +43,9 @@ struct DatasetSynthCommand: Command {
           --texture-scale K    Texture density relative to 256 px/m on walls (default: 1)
           --no-ceiling         Leave the ceilings out
 
-        A building repeats what real ones do: rooms of one size, the same floor tiles,
-        carpet and ceiling panels everywhere, the same posters and doors on many walls;
-        each room's walls keep art of their own. Its routes: mapping covers every floor
+        A building repeats what real ones do: rooms of one size, the same floors (tiles in
+        corridors and halls, boards in rooms) and ceiling panels everywhere, the same
+        posters and doors on many walls; each room's walls keep art of their own. Its routes: mapping covers every floor
         (hall, corridors, two loops per room; the capture pauses between floors); walk,
         hard and tour stay in the first wing of the ground floor (walk: its rooms in
         reverse, at most four; hard: its first two rooms; tour: its first room). Rooms
