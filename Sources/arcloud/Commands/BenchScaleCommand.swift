@@ -27,7 +27,9 @@ struct BenchScaleCommand: Command {
           stages     median milliseconds per frame of each localizer stage, single-shot and
                      tracking, one thread
           ratio      single-shot median time per frame over that on the baseline map (the
-                     one-gallery map and its walk and hard sessions), measured in the same run
+                     one-gallery map and its walk and hard sessions), measured in the same
+                     process, a frame of each in turn (so load from other work on the machine
+                     weighs on both alike)
         Every map is built and measured in a child process of its own (its peak memory is
         the kernel's count for that process alone). A stage that fails is reported as failed
         and the other sizes still run. Sessions are generated into --work once and reused
@@ -46,9 +48,10 @@ struct BenchScaleCommand: Command {
           --baseline-map F    The one-gallery map (default: Maps/gallery.vpsmap)
           --baseline-walk D   Its walk session (default: Datasets/gallery-query-walk)
           --baseline-hard D   Its hard session (default: Datasets/gallery-query-hard)
-          --probe             Internal: measure one map (--map, --walk, --hard) in this
-                              process and write the figures as JSON to --probe-out; the
-                              benchmark runs itself so for every map
+          --probe             Internal: measure one map (--map, --walk, --hard; with
+                              --baseline-map, its sessions in turn) in this process and write
+                              the figures as JSON to --probe-out; the benchmark runs itself so
+                              for every map
         """
     static let options: Set<String> = ["sizes", "work", "baseline-map", "baseline-walk", "baseline-hard",
                                        "map", "walk", "hard", "probe-out"]
@@ -120,7 +123,8 @@ struct BenchScaleCommand: Command {
             note("\(size.label): built in \(String(format: "%.1f", build.wallSeconds)) s; localizing")
             results.append(measure(label: size.label, building: size.building.shape, map: map,
                                    walk: folder.appendingPathComponent("walk").path,
-                                   hard: folder.appendingPathComponent("hard").path, folder: folder, build: build))
+                                   hard: folder.appendingPathComponent("hard").path, folder: folder, build: build,
+                                   baseline: baseline))
         }
         if json {
             let encoder = JSONEncoder()
@@ -148,9 +152,10 @@ struct BenchScaleCommand: Command {
         return true
     }
 
-    /// Probes one map in a child process and collects its report.
+    /// Probes one map in a child process and collects its report; with `baseline`, the
+    /// baseline map's sessions are localized in turn with the map's (the ratio's basis).
     static func measure(label: String, building: String?, map: String, walk: String, hard: String, folder: URL,
-                        build: ChildProcess.Run?) -> ScaleResult {
+                        build: ChildProcess.Run?, baseline: (map: String, walk: String, hard: String)? = nil) -> ScaleResult {
         var result = ScaleResult(label: label, building: building)
         result.build = build
         do {
@@ -158,8 +163,9 @@ struct BenchScaleCommand: Command {
             let out = folder.appendingPathComponent("probe.json")
             try? FileManager.default.removeItem(at: out)
             let log = folder.appendingPathComponent("probe.log")
-            let run = try ChildProcess.run(["bench", "scale", "--probe", "--map", map, "--walk", walk, "--hard", hard,
-                                            "--probe-out", out.path], log: log)
+            var arguments = ["bench", "scale", "--probe", "--map", map, "--walk", walk, "--hard", hard, "--probe-out", out.path]
+            if let b = baseline { arguments += ["--baseline-map", b.map, "--baseline-walk", b.walk, "--baseline-hard", b.hard] }
+            let run = try ChildProcess.run(arguments, log: log)
             result.probeProcess = run
             if let why = run.failure { throw CommandFailure("the probe failed (\(why)); see \(log.path)") }
             result.probe = try JSONDecoder().decode(ScaleProbe.Report.self, from: Data(contentsOf: out))
@@ -169,11 +175,18 @@ struct BenchScaleCommand: Command {
         return result
     }
 
-    /// `--probe`: this process measures one map and writes the report.
+    /// `--probe`: this process measures one map (and the baseline's, in turn) and writes
+    /// the report.
     static func probe(_ args: Arguments) throws -> Int32 {
         let map = try args.require("map"), out = try args.require("probe-out")
         let sessions = try ["walk", "hard"].map { (label: $0, dir: URL(fileURLWithPath: try args.require($0), isDirectory: true)) }
-        let report = try ScaleProbe.measure(map: map, sessions: sessions)
+        var baseline: (map: String, sessions: ScaleProbe.Sessions)?
+        if let b = args.value("baseline-map") {
+            baseline = (b, try ["baseline-walk", "baseline-hard"].map {
+                (label: String($0.dropFirst(9)), dir: URL(fileURLWithPath: try args.require($0), isDirectory: true))
+            })
+        }
+        let report = try ScaleProbe.measure(map: map, sessions: sessions, baseline: baseline)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         try encoder.encode(report).write(to: URL(fileURLWithPath: out))

@@ -13,10 +13,11 @@ struct ScaleResult: Codable {
 
     init(label: String, building: String?) { self.label = label; self.building = building }
 
-    /// Single-shot median time per frame (all sessions) over `baseline`'s.
-    func ratio(to baseline: ScaleResult) -> Double? {
-        guard let mine = probe?.p50["single-shot"]?["total"], let base = baseline.probe?.p50["single-shot"]?["total"],
-              base > 0 else { return nil }
+    /// Single-shot median time per frame (all sessions) over the baseline map's, measured
+    /// in turn in the same process; nil for the baseline itself.
+    var ratio: Double? {
+        guard let p = probe, let mine = p.p50["single-shot"]?["total"],
+              let base = p.baselineP50?["single-shot"]?["total"], base > 0 else { return nil }
         return mine / base
     }
 }
@@ -31,11 +32,9 @@ struct ScaleSummary: Encodable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(results, forKey: .results)
         try c.encode(ScaleTables.definitions, forKey: .definitions)
-        if let base = results.first {
-            var ratios: [String: Double] = [:]
-            for r in results.dropFirst() { if let x = r.ratio(to: base) { ratios[r.label] = x } }
-            try c.encode(ratios, forKey: .singleShotRatioToBaseline)
-        }
+        var ratios: [String: Double] = [:]
+        for r in results where r.building != nil { if let x = r.ratio { ratios[r.label] = x } }
+        try c.encode(ratios, forKey: .singleShotRatioToBaseline)
     }
 }
 
@@ -46,7 +45,8 @@ enum ScaleTables {
         "wrong": "frames localized more than 25 cm or 5° from the ground truth",
         "resident": "resident memory added by loading and indexing the map, in a fresh process",
         "heap": "C heap growth over the same span (what serve --map-cache-mb counts)",
-        "ratio": "single-shot median time per frame (walk and hard together) over the baseline map's",
+        "ratio": "single-shot median time per frame (walk and hard together) over the baseline map's, "
+            + "a frame of each in turn in one process",
     ]
 
     static func render(_ results: [ScaleResult]) -> String {
@@ -74,13 +74,16 @@ enum ScaleTables {
                         cell("hard", "tracking"), "\(wrong)/\(frames)"], widths: [20, 13, 12, 13, 12, 9])
         }
         for mode in ["single-shot", "tracking"] {
-            out += "\nmedian ms per frame, \(mode) (walk and hard)\n"
+            out += "\nmedian ms per frame, \(mode) (walk and hard); gallery: the baseline's total, in turn\n"
             let names = ScaleProbe.stages
-            out += row(["map"] + names + (mode == "single-shot" ? ["ratio"] : []), widths: stageWidths)
+            out += row(["map"] + names + ["gallery", "ratio"], widths: stageWidths)
             for r in results {
                 guard let p = r.probe?.p50[mode] else { continue }
                 var cells = [r.label] + names.map { f2(p[$0] ?? 0) }
-                if mode == "single-shot" { cells.append(results.first.flatMap { r.ratio(to: $0) }.map { String(format: "%.2fx", $0) } ?? "-") }
+                // The baseline's total, measured in turn with this map's frames, and the ratio.
+                let base = r.probe?.baselineP50?[mode]?["total"]
+                cells.append(base.map(f2) ?? "-")
+                cells.append(base.flatMap { $0 > 0 ? (p["total"] ?? 0) / $0 : nil }.map { String(format: "%.2fx", $0) } ?? "-")
                 out += row(cells, widths: stageWidths)
             }
         }
@@ -93,7 +96,7 @@ enum ScaleTables {
     }
 
     private static let mapWidths = [20, 9, 10, 9, 8, 9, 8, 7, 8, 12, 8, 8]
-    private static let stageWidths = [20, 8, 8, 9, 8, 8, 8, 8, 8]
+    private static let stageWidths = [20, 8, 8, 9, 8, 8, 8, 8, 8, 7]
 
     private static func row(_ cells: [String], widths: [Int]) -> String {
         zip(cells, widths).enumerated().map { i, cw in
