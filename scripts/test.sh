@@ -18,10 +18,10 @@ if [ -z "${ARCLOUD_TEST_POSTGRES_URL:-}" ]; then
 fi
 # No exec: the EXIT trap must stop the scratch PostgreSQL.
 if [ $# -gt 0 ]; then swift test --skip-build "$@"; exit; fi
-# The real-photo suites and the capture-format end-to-end tests build maps in long
+# The real-photo suites and the capture-format and venue end-to-end tests build maps in long
 # synchronous stretches (in-process, or waiting on an arcloud child process) that keep both
-# threads of a 2-core machine's concurrency pool busy; the server tests that wait on
-# in-flight requests time out behind them. They run after the rest.
-heavy='RealPhotoTests|RealPhotoMapTests|CaptureFormatsTests'
+# cores of a 2-core machine busy; the server tests that wait on in-flight requests time out
+# behind them. They run after the rest.
+heavy='RealPhotoTests|RealPhotoMapTests|CaptureFormatsTests|VenueCommandTests'
 swift test --skip-build --skip "$heavy"
 swift test --skip-build --filter "$heavy"
