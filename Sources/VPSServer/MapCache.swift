@@ -60,16 +60,25 @@ public final class MapCache<Prepared: Sendable>: Sendable {
     /// Bytes the maps kept in memory may hold together, or nil for no bound.
     public let budgetBytes: Int?
     private let prepare: Prepare
+    /// What a prepared map holds, when the caller knows; nil measures the heap.
+    private let size: (@Sendable (Prepared) -> Int)?
     private let entries = Locked(Entries())
     /// Held while a map loads: loads are measured one at a time.
     private let loading = Locked(())
     /// Content versions of the files, each hashed once per file state.
     public let versions = MapContentVersions()
 
-    public init(directory: URL, capacity: Int = 4, budgetBytes: Int? = nil, prepare: @escaping Prepare) {
+    /// - Parameters:
+    ///   - capacity: maps kept in memory at most.
+    ///   - budgetBytes: memory the maps kept may hold together, or nil for no bound.
+    ///   - size: what a prepared map holds, when the caller knows better than the heap's
+    ///     growth over its load (which other threads' allocations blur).
+    public init(directory: URL, capacity: Int = 4, budgetBytes: Int? = nil,
+                size: (@Sendable (Prepared) -> Int)? = nil, prepare: @escaping Prepare) {
         self.directory = directory
         self.capacity = max(1, capacity)
         self.budgetBytes = budgetBytes.map { max(0, $0) }
+        self.size = size
         self.prepare = prepare
         entries.withLock { $0.statistics.budgetBytes = self.budgetBytes }
     }
@@ -180,7 +189,7 @@ public final class MapCache<Prepared: Sendable>: Sendable {
             return .failure(.unavailable("map '\(id)' cannot be loaded: \(error)"))
         }
         // The map itself is released by now; what remains is what `prepared` holds.
-        let bytes = max(MemoryUsage.heapBytes() - before, fileBytes)
+        let bytes = size?(prepared) ?? max(MemoryUsage.heapBytes() - before, fileBytes)
         return .success(Loaded(value: prepared, version: version, bytes: bytes))
     }
 

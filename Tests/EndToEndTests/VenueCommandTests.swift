@@ -38,6 +38,56 @@ import Testing
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
     }
 
+    /// `serve --map-cache-mb`: the service measures what the shipped map holds when it
+    /// loads it (the heap's growth, which `bench scale` found 1.8 times the file for this
+    /// map) and counts the load, the hits and the budget in /metrics.
+    @Test func serveMeasuresTheMapsItCaches() async throws {
+        let dir = try Self.scratch("serve")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let maps = dir.appendingPathComponent("maps")
+        try FileManager.default.createDirectory(at: maps, withIntermediateDirectories: true)
+        let gallery = ArcloudProcess.packageRoot.appendingPathComponent("Maps/gallery.vpsmap")
+        try FileManager.default.copyItem(at: gallery, to: maps.appendingPathComponent("gallery.vpsmap"))
+        let fileBytes = try #require(try FileManager.default.attributesOfItem(atPath: gallery.path)[.size] as? Int)
+        let db = dir.appendingPathComponent("tokens.db").path
+        let token = try ArcloudProcess.run(["token", "create", "--db", db, "--name", "venue"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+
+        let serve = Process()
+        serve.executableURL = ArcloudProcess.executable
+        serve.arguments = ["serve", "--maps", maps.path, "--db", db, "--port", "0", "--map-cache-mb", "1000",
+                           "--access-log", dir.appendingPathComponent("access.log").path]
+        let out = Pipe()
+        serve.standardOutput = out
+        serve.standardError = FileHandle.nullDevice
+        try serve.run()
+        defer { if serve.isRunning { serve.terminate(); serve.waitUntilExit() } }
+        var firstLine = Data()
+        while !firstLine.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            firstLine += chunk
+        }
+        let line = String(decoding: firstLine, as: UTF8.self)
+        let url = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(line)")
+
+        let run = try await ArcloudProcess.runOffThread(["localize", "--server", url, "--token", token, "--map", "gallery",
+                                                         "Datasets/other-scene-query", "--concurrency", "1",
+                                                         "--out", dir.appendingPathComponent("run").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let metrics = try ArcloudProcess.run(["curl", "--silent", "--max-time", "60", url + "/metrics"],
+                                             program: URL(fileURLWithPath: "/usr/bin/env")).stdout
+        func value(_ name: String) -> Int? {
+            metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int($0.split(separator: " ")[1]) }
+        }
+        #expect(value("arcloud_map_cache_loads_total") == 1)
+        #expect(value("arcloud_map_cache_hits_total") == 19)   // 20 frames (of another scene: rejected)
+        #expect(value("arcloud_map_cache_evictions_total") == 0)
+        #expect(value("arcloud_map_cache_budget_bytes") == 1_000_000_000)
+        let held = try #require(value("arcloud_map_cache_resident_bytes"))
+        #expect(held > fileBytes * 6 / 5 && held < fileBytes * 4, "the map measured \(held) bytes, its file \(fileBytes)")
+    }
+
     @Test func buildingOptionsAreChecked() throws {
         let dir = try Self.scratch("usage")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -43,7 +43,8 @@ void vc_set_opencv_threads(int32_t threads);
 int32_t vc_opencv_threads(void);
 
 /* Bytes the C heap has handed out and not taken back (glibc mallinfo2: arena chunks in use
- * plus chunks mapped on their own). Swift, C and C++ allocate through it. */
+ * plus chunks mapped on their own; a sanitizer's allocator's own count under one). Swift,
+ * C and C++ allocate through it. */
 int64_t vc_heap_bytes(void);
 
 /* A human-readable detail for the last failing call on this thread (thread-local storage,
