@@ -49,27 +49,10 @@ import Testing
         let gallery = ArcloudProcess.packageRoot.appendingPathComponent("Maps/gallery.vpsmap")
         try FileManager.default.copyItem(at: gallery, to: maps.appendingPathComponent("gallery.vpsmap"))
         let fileBytes = try #require(try FileManager.default.attributesOfItem(atPath: gallery.path)[.size] as? Int)
-        let db = dir.appendingPathComponent("tokens.db").path
-        let token = try ArcloudProcess.run(["token", "create", "--db", db, "--name", "venue"]).stdout
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-
-        let serve = Process()
-        serve.executableURL = ArcloudProcess.executable
-        serve.arguments = ["serve", "--maps", maps.path, "--db", db, "--port", "0", "--map-cache-mb", "1000",
-                           "--access-log", dir.appendingPathComponent("access.log").path]
-        let out = Pipe()
-        serve.standardOutput = out
-        serve.standardError = FileHandle.nullDevice
-        try serve.run()
-        defer { if serve.isRunning { serve.terminate(); serve.waitUntilExit() } }
-        var firstLine = Data()
-        while !firstLine.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            firstLine += chunk
-        }
-        let line = String(decoding: firstLine, as: UTF8.self)
-        let url = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init), "\(line)")
+        // A request budget long enough for the first request's load, even under ASan.
+        let server = try SimulateServer(maps: maps, arguments: ["--map-cache-mb", "1000", "--budget", "600"])
+        defer { server.stop() }
+        let token = try server.createToken(), url = server.url
 
         let run = try await ArcloudProcess.runOffThread(["localize", "--server", url, "--token", token, "--map", "gallery",
                                                          "Datasets/other-scene-query", "--concurrency", "1",
