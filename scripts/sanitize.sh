@@ -26,10 +26,10 @@ case $mode in
         # conversion checks trap in debug builds anyway): UBSan covers the C and C++
         # targets; ASan's runtime carries UBSan's handlers.
         flags=(--sanitize=address -Xcc -fsanitize=undefined -Xcxx -fsanitize=undefined)
-        # Two passes, as in scripts/test.sh: the real-photo and capture-format suites' long map
-        # builds hold the concurrency pool, and server tests waiting on in-flight requests time
+        # Two passes, as in scripts/test.sh: the real-photo, capture-format and venue suites'
+        # long map builds hold the cores, and server tests waiting on in-flight requests time
         # out behind them.
-        heavy='RealPhotoTests|RealPhotoMapTests|CaptureFormatsTests'
+        heavy='RealPhotoTests|RealPhotoMapTests|CaptureFormatsTests|VenueCommandTests'
         default_passes=("--skip $heavy" "--filter $heavy")
         ;;
     tsan)

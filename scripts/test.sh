@@ -48,11 +48,11 @@ if [ $# -gt 0 ]; then
   report_skipped
   exit 0
 fi
-# The real-photo suites and the capture-format end-to-end tests build maps in long
+# The real-photo suites and the capture-format and venue end-to-end tests build maps in long
 # synchronous stretches (in-process, or waiting on an arcloud child process) that keep both
 # threads of a 2-core machine's concurrency pool busy; the server tests that wait on
 # in-flight requests time out behind them. They run after the rest.
-heavy='RealPhotoTests|RealPhotoMapTests|CaptureFormatsTests'
+heavy='RealPhotoTests|RealPhotoMapTests|CaptureFormatsTests|VenueCommandTests'
 run --skip "$heavy"
 run --filter "$heavy"
 report_skipped

@@ -23,6 +23,13 @@ public protocol LocalizationEngine: Sendable {
 
     /// Maps currently loaded in memory (the `arcloud_maps_loaded` gauge).
     var loadedMapCount: Int { get }
+
+    /// The map cache's counters for `/metrics`, when the engine has one.
+    var mapCacheStatistics: MapCacheStatistics? { get }
+}
+
+extension LocalizationEngine {
+    public var mapCacheStatistics: MapCacheStatistics? { nil }
 }
 
 extension LocalizationEngine {

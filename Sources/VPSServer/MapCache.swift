@@ -4,9 +4,19 @@ import Synchronization
 import VPS
 
 /// Maps loaded on first use from a directory of `<id>.vpsmap` files, prepared (e.g. into
-/// a localizer) and kept in a bounded, least-recently-used cache. Safe from many threads:
-/// concurrent requests for a map that is loading wait for that one load; other maps are
-/// not held up.
+/// a localizer) and kept in a cache bounded by a count of maps and, optionally, by the
+/// memory they hold; the least recently used map goes first, but never one a request is
+/// using (each use holds a reference: `withEntry`). Safe from many threads: concurrent
+/// requests for a map that is loading wait for that one load; requests for loaded maps
+/// are not held up.
+///
+/// What a map holds is measured when it loads: the growth of the C heap across reading
+/// the file and preparing it (`MemoryUsage.heapBytes`), at least the file's size. Loads run
+/// one at a time so that one load's growth is not counted in another's (the localizations
+/// running meanwhile allocate a few megabytes of scratch at most). Before a load, unused
+/// maps are evicted to make room for what that map measured last time (its file size the
+/// first time); after it, for what it measured now. Maps in use are never evicted, so the
+/// budget is exceeded while more maps are in use than it holds, until they are released.
 public final class MapCache<Prepared: Sendable>: Sendable {
     /// Turns a loaded map into what the cache keeps.
     public typealias Prepare = @Sendable (VPSMap) throws(LocalizationEngineError) -> Prepared
@@ -21,27 +31,56 @@ public final class MapCache<Prepared: Sendable>: Sendable {
         public var value: Prepared
         /// SHA-256 of the map file as loaded (see `MapContentVersions`).
         public var version: String
+        /// Memory the prepared map holds, as measured when it loaded.
+        public var bytes: Int
+    }
+
+    private struct Entry {
+        var slot: Slot
+        var lastUse: UInt64
+        /// Requests using the map now (or waiting for its load).
+        var users: Int
+        /// Set once loaded.
+        var bytes: Int?
     }
 
     private struct Entries {
-        var slots: [String: (slot: Slot, lastUse: UInt64)] = [:]
+        var slots: [String: Entry] = [:]
         var clock: UInt64 = 0
+        var statistics = MapCacheStatistics()
+        /// Bytes each map measured at its last load, for making room before the next.
+        var measured: [String: Int] = [:]
+        var loadedCount: Int { slots.values.filter { $0.bytes != nil }.count }
     }
 
     /// The directory holding `<id>.vpsmap` files.
     public let directory: URL
     /// Maps kept in memory at most.
     public let capacity: Int
+    /// Bytes the maps kept in memory may hold together, or nil for no bound.
+    public let budgetBytes: Int?
     private let prepare: Prepare
+    /// What a prepared map holds, when the caller knows; nil measures the heap.
+    private let size: (@Sendable (Prepared) -> Int)?
     private let entries = Locked(Entries())
-    private let loaded = Atomic<Int>(0)
+    /// Held while a map loads: loads are measured one at a time.
+    private let loading = Locked(())
     /// Content versions of the files, each hashed once per file state.
     public let versions = MapContentVersions()
 
-    public init(directory: URL, capacity: Int = 4, prepare: @escaping Prepare) {
+    /// - Parameters:
+    ///   - capacity: maps kept in memory at most.
+    ///   - budgetBytes: memory the maps kept may hold together, or nil for no bound.
+    ///   - size: what a prepared map holds, when the caller knows better than the heap's
+    ///     growth over its load (which other threads' allocations blur).
+    public init(directory: URL, capacity: Int = 4, budgetBytes: Int? = nil,
+                size: (@Sendable (Prepared) -> Int)? = nil, prepare: @escaping Prepare) {
         self.directory = directory
         self.capacity = max(1, capacity)
+        self.budgetBytes = budgetBytes.map { max(0, $0) }
+        self.size = size
         self.prepare = prepare
+        entries.withLock { $0.statistics.budgetBytes = self.budgetBytes }
     }
 
     /// The file of map `id`, or nil when the id is invalid or no such file exists.
@@ -55,12 +94,22 @@ public final class MapCache<Prepared: Sendable>: Sendable {
     public func mapIds() -> [String] { MapDirectory.mapIds(in: directory) }
 
     /// Maps currently in memory.
-    public var loadedCount: Int { loaded.load(ordering: .relaxed) }
+    public var loadedCount: Int { entries.withLock { $0.loadedCount } }
 
-    /// The prepared map `id`, loading and preparing it when not cached (and evicting the
-    /// least recently used map beyond `capacity`).
+    /// Hits, loads, evictions and the memory held now.
+    public var statistics: MapCacheStatistics {
+        entries.withLock { e in
+            var s = e.statistics
+            s.maps = e.loadedCount
+            s.residentBytes = e.slots.values.reduce(0) { $0 + ($1.bytes ?? 0) }
+            return s
+        }
+    }
+
+    /// The prepared map `id`, loading and preparing it when not cached. Nothing holds it
+    /// in the cache once this returns: use `withEntry` while using the map.
     public func value(_ id: String) throws(LocalizationEngineError) -> Prepared {
-        try entry(id).value
+        try withEntry(id) { $0.value }
     }
 
     /// The content version of map `id`: the loaded one when the map is in memory (what
@@ -71,56 +120,111 @@ public final class MapCache<Prepared: Sendable>: Sendable {
         return file(of: id).flatMap { try? versions.version(ofFileAt: $0.path) }
     }
 
-    /// The prepared map `id` with its content version, loading it when not cached (see
-    /// `value(_:)`).
-    public func entry(_ id: String) throws(LocalizationEngineError) -> Loaded {
+    /// Runs `body` with the prepared map `id` and its content version, loading it when not
+    /// cached. The map is not evicted while `body` runs.
+    public func withEntry<R>(_ id: String, _ body: (Loaded) throws(LocalizationEngineError) -> R)
+        throws(LocalizationEngineError) -> R {
         guard let url = file(of: id) else { throw .unknownMap(id) }
         let slot = entries.withLock { e -> Slot in
             e.clock += 1
-            if let found = e.slots[id] {
-                e.slots[id]?.lastUse = e.clock
+            if var found = e.slots[id] {
+                found.users += 1
+                found.lastUse = e.clock
+                e.slots[id] = found
                 return found.slot
             }
             let s = Slot()
-            e.slots[id] = (s, e.clock)
-            if e.slots.count > capacity, let victim = e.slots.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
-                e.slots.removeValue(forKey: victim)
-            }
+            e.slots[id] = Entry(slot: s, lastUse: e.clock, users: 1, bytes: nil)
             return s
         }
-        let prepare = self.prepare
-        let versions = self.versions
-        let result = slot.value.withLock { v -> Result<Loaded, LocalizationEngineError> in
-            if let v { return .success(v) }
-            var map: VPSMap
-            var version: String
-            do {
-                // Hash, load, and check the file did not change in between (a rollout
-                // replacing it): the version must describe the map actually loaded.
-                var attempts = 0
-                repeat {
-                    attempts += 1
-                    let before = try versions.versionAndState(ofFileAt: url.path)
-                    version = before.version
-                    map = try VPSMap.load(from: url.path)
-                    if (try? FileState(path: url.path)) == before.state { break }
-                } while attempts < 3
-            } catch {
-                return .failure(.unavailable("map '\(id)' cannot be loaded: \(error)"))
-            }
-            do throws(LocalizationEngineError) {
-                let prepared = Loaded(value: try prepare(map), version: version)
-                v = prepared
-                return .success(prepared)
-            } catch {
-                return .failure(error)
+        defer {
+            entries.withLock { e in
+                if e.slots[id]?.slot === slot { e.slots[id]!.users -= 1 }
+                evict(&e)
             }
         }
-        // Maps in memory: slots still in the table whose map is loaded.
-        let count = entries.withLock { e in e.slots.values.filter { $0.slot.value.withLock { $0 != nil } }.count }
-        loaded.store(count, ordering: .relaxed)
-        return try result.get()
+        let result = slot.value.withLock { v -> Result<Loaded, LocalizationEngineError> in
+            if let v {
+                entries.withLock { $0.statistics.hits += 1 }
+                return .success(v)
+            }
+            let loaded = loading.withLock { _ in load(id, url) }
+            if case .success(let l) = loaded {
+                v = l
+                entries.withLock { e in
+                    e.statistics.loads += 1
+                    e.measured[id] = l.bytes
+                    if e.slots[id]?.slot === slot { e.slots[id]!.bytes = l.bytes }
+                    evict(&e)
+                }
+            }
+            return loaded
+        }
+        return try body(try result.get())
     }
+
+    /// Reads, prepares and measures map `id`, after evicting unused maps to make room.
+    private func load(_ id: String, _ url: URL) -> Result<Loaded, LocalizationEngineError> {
+        let fileBytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        entries.withLock { e in evict(&e, incoming: e.measured[id] ?? fileBytes) }
+        let before = MemoryUsage.heapBytes()
+        let prepared: Prepared
+        let version: String
+        do {
+            var map: VPSMap
+            var v: String
+            // Hash, load, and check the file did not change in between (a rollout
+            // replacing it): the version must describe the map actually loaded.
+            var attempts = 0
+            repeat {
+                attempts += 1
+                let state = try versions.versionAndState(ofFileAt: url.path)
+                v = state.version
+                map = try VPSMap.load(from: url.path)
+                if (try? FileState(path: url.path)) == state.state { break }
+            } while attempts < 3
+            version = v
+            do throws(LocalizationEngineError) { prepared = try prepare(map) } catch { return .failure(error) }
+        } catch {
+            return .failure(.unavailable("map '\(id)' cannot be loaded: \(error)"))
+        }
+        // The map itself is released by now; what remains is what `prepared` holds.
+        let bytes = size?(prepared) ?? max(MemoryUsage.heapBytes() - before, fileBytes)
+        return .success(Loaded(value: prepared, version: version, bytes: bytes))
+    }
+
+    /// Evicts unused maps, least recently used first, until the loaded ones (and one more
+    /// of `incoming` bytes, when given) fit the count and the budget. Entries whose load
+    /// failed and that nobody uses are dropped too.
+    private func evict(_ e: inout Entries, incoming: Int? = nil) {
+        for (id, entry) in e.slots where entry.bytes == nil && entry.users == 0 { e.slots.removeValue(forKey: id) }
+        while true {
+            let held = e.slots.values.reduce(0) { $0 + ($1.bytes ?? 0) } + (incoming ?? 0)
+            let count = e.loadedCount + (incoming == nil ? 0 : 1)
+            guard count > capacity || budgetBytes.map({ held > $0 }) == true else { return }
+            guard let victim = e.slots.filter({ $0.value.users == 0 && $0.value.bytes != nil })
+                .min(by: { $0.value.lastUse < $1.value.lastUse })?.key else { return }
+            e.slots.removeValue(forKey: victim)
+            e.statistics.evictions += 1
+        }
+    }
+}
+
+/// What the map cache did and holds, for `/metrics`.
+public struct MapCacheStatistics: Sendable, Hashable {
+    /// Uses of a map that was already loaded (or whose load another request was finishing).
+    public var hits = 0
+    /// Maps read from their files and prepared.
+    public var loads = 0
+    /// Maps dropped from memory to keep within the count or the budget.
+    public var evictions = 0
+    /// Maps in memory now and the bytes they hold.
+    public var maps = 0
+    public var residentBytes = 0
+    /// The memory budget, when one is set.
+    public var budgetBytes: Int?
+
+    public init() {}
 }
 
 /// Naming rules of a maps directory.

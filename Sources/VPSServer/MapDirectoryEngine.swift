@@ -12,9 +12,12 @@ public final class MapDirectoryEngine: LocalizationEngine {
 
     /// - Parameters:
     ///   - cacheCapacity: maps kept in memory at most.
+    ///   - cacheBudgetBytes: memory the maps kept may hold together (see `MapCache`), or nil.
     ///   - options: localizer tuning (the defaults are the benchmarked ones).
-    public init(directory: URL, cacheCapacity: Int = 4, options: LocalizerOptions = LocalizerOptions()) {
-        cache = MapCache(directory: directory, capacity: cacheCapacity) { map throws(LocalizationEngineError) in
+    public init(directory: URL, cacheCapacity: Int = 4, cacheBudgetBytes: Int? = nil,
+                options: LocalizerOptions = LocalizerOptions()) {
+        cache = MapCache(directory: directory, capacity: cacheCapacity,
+                         budgetBytes: cacheBudgetBytes) { map throws(LocalizationEngineError) in
             do { return LocalizerPool(try Localizer(map: map, options: options)) } catch {
                 throw Self.engineError(error)
             }
@@ -40,19 +43,22 @@ public final class MapDirectoryEngine: LocalizationEngine {
         // A map's first load is not interrupted (the localization after it is), so none starts
         // for a request already cancelled.
         if cancellation.isCancelled { throw .cancelled }
-        let loaded = try cache.entry(request.mapId)
-        do {
-            let result = try loaded.value.withLocalizer {
-                try $0.localize(encoded: image, intrinsics: request.intrinsics, prior: request.prior,
-                                gravity: request.gravity, cancellation: cancellation)
+        return try cache.withEntry(request.mapId) { loaded throws(LocalizationEngineError) in
+            do {
+                let result = try loaded.value.withLocalizer {
+                    try $0.localize(encoded: image, intrinsics: request.intrinsics, prior: request.prior,
+                                    gravity: request.gravity, cancellation: cancellation)
+                }
+                return LocalizeResponse(result, mapId: request.mapId, mapVersion: loaded.version)
+            } catch {
+                throw Self.engineError(error)
             }
-            return LocalizeResponse(result, mapId: request.mapId, mapVersion: loaded.version)
-        } catch {
-            throw Self.engineError(error)
         }
     }
 
     public var loadedMapCount: Int { cache.loadedCount }
+
+    public var mapCacheStatistics: MapCacheStatistics? { cache.statistics }
 
     /// How localizer failures reach the client.
     static func engineError(_ error: any Error) -> LocalizationEngineError {

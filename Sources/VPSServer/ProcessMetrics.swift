@@ -12,12 +12,8 @@ struct ProcessMetrics {
 
     static func current() -> ProcessMetrics {
         var m = ProcessMetrics()
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        if let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) {
-            let f = statm.split(separator: " ")
-            if f.count > 1, let pages = Int(f[1]) { m.residentBytes = pages * pageSize }
-        }
+        m.residentBytes = MemoryUsage.residentBytes()
         // /proc/self/stat: the command name (field 2) may hold spaces; fields after the
         // closing parenthesis are plain. utime, stime are fields 14, 15; starttime is 22.
         if let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),

@@ -142,7 +142,8 @@ final class RequestHandler: Sendable {
                                         mapsLoaded: engine.loadedMapCount, inFlight: inFlight.load(ordering: .relaxed),
                                         workersBusy: load.running, queued: load.queued, workers: workers.threadCount,
                                         idleCoreHelpers: workers.helpers?.threadCount ?? 0,
-                                        idleCoreHelperTasks: workers.helpers?.tasksRun ?? 0)),
+                                        idleCoreHelperTasks: workers.helpers?.tasksRun ?? 0,
+                                        mapCache: engine.mapCacheStatistics)),
                                      contentType: "text/plain; version=0.0.4; charset=utf-8"))
             case .maps:
                 let all = try engineCall { () throws(LocalizationEngineError) in try engine.maps() }

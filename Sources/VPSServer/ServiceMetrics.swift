@@ -14,6 +14,9 @@ import Locking
 /// - `arcloud_maps_loaded`, `arcloud_http_requests_in_flight`, `arcloud_localization_workers`,
 ///   `arcloud_localization_workers_busy`, `arcloud_localization_queue_length`,
 ///   `arcloud_idle_core_helpers`, `arcloud_idle_core_helper_tasks_total`
+/// - the map cache's, when the engine has one: `arcloud_map_cache_hits_total`,
+///   `arcloud_map_cache_loads_total`, `arcloud_map_cache_evictions_total`,
+///   `arcloud_map_cache_resident_bytes`, `arcloud_map_cache_budget_bytes` (with a budget)
 /// - `arcloud_build_info{version,libmicrohttpd}` and the process metrics of `ProcessMetrics`
 final class ServiceMetrics: Sendable {
     /// Histogram bucket upper bounds in seconds.
@@ -55,6 +58,7 @@ final class ServiceMetrics: Sendable {
         var workers: Int
         var idleCoreHelpers: Int
         var idleCoreHelperTasks: Int
+        var mapCache: MapCacheStatistics?
     }
 
     /// The localizer's stage names (`LocalizeResponse.timings`, milliseconds) that become a
@@ -123,6 +127,20 @@ final class ServiceMetrics: Sendable {
                           g.idleCoreHelpers)
         out += Self.single("arcloud_idle_core_helper_tasks_total", "Parts of localizations run by idle-core helpers.",
                            type: "counter", g.idleCoreHelperTasks)
+        if let c = g.mapCache {
+            out += Self.single("arcloud_map_cache_hits_total", "Localizations whose map was already in memory.",
+                               type: "counter", c.hits)
+            out += Self.single("arcloud_map_cache_loads_total", "Maps read from their files and prepared.",
+                               type: "counter", c.loads)
+            out += Self.single("arcloud_map_cache_evictions_total",
+                               "Maps dropped from memory to stay within the cache's count or memory budget.",
+                               type: "counter", c.evictions)
+            out += Self.gauge("arcloud_map_cache_resident_bytes",
+                              "Memory the maps in the cache hold, as measured when each loaded.", c.residentBytes)
+            if let budget = c.budgetBytes {
+                out += Self.gauge("arcloud_map_cache_budget_bytes", "The map cache's memory budget.", budget)
+            }
+        }
         out += ProcessMetrics.current().exposition
         return out
     }

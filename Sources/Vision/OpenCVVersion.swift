@@ -9,3 +9,7 @@ public var openCVThreads: Int {
     get { Int(vc_opencv_threads()) }
     set { vc_set_opencv_threads(Int32(clamping: newValue)) }
 }
+
+/// Bytes the C heap has handed out and not taken back (glibc's `mallinfo2`: chunks in use
+/// in the arenas plus chunks mapped on their own). Swift, C and C++ allocate through it.
+public var heapAllocatedBytes: Int { Int(vc_heap_bytes()) }

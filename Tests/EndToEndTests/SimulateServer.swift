@@ -8,14 +8,15 @@ final class SimulateServer {
     let url: String
     let tokenDatabase: URL
 
-    /// Serves the maps in `maps` with a fresh token file in a temporary folder.
-    init(maps: URL) throws {
+    /// Serves the maps in `maps` with a fresh token file in a temporary folder, and
+    /// `arguments` besides.
+    init(maps: URL, arguments: [String] = []) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("simulate-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         tokenDatabase = scratch.appendingPathComponent("tokens.db")
         process.executableURL = ArcloudProcess.executable
         process.arguments = ["serve", "--maps", maps.path, "--db", tokenDatabase.path, "--port", "0",
-                             "--access-log", scratch.appendingPathComponent("access.log").path]
+                             "--access-log", scratch.appendingPathComponent("access.log").path] + arguments
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -9,7 +9,8 @@ public struct MapMetadata: Sendable, Hashable, Codable {
     public var created: Date
     /// The camera of the mapping session (keyframes carry their own intrinsics too).
     public var camera: CameraIntrinsics?
-    /// Where the map came from, e.g. `session Datasets/gallery-mapping` or `colmap <dir>`.
+    /// Where the map came from, e.g. `session Datasets/gallery-mapping` or `colmap <dir>`
+    /// (see `portableSource`).
     public var source: String
     /// Builder settings and figures, for the record (`map inspect` prints them).
     public var builder: [String: String]
@@ -26,5 +27,20 @@ public struct MapMetadata: Sendable, Hashable, Codable {
         self.name = name; self.created = created; self.camera = camera
         self.source = source; self.builder = builder
         self.units = units; self.up = up
+    }
+
+    /// `kind` and the input at `path` as a map may record them: a map file is shared, so
+    /// it must not carry the builder's local paths (user names, home folders). A path
+    /// inside `workingDirectory` is recorded relative to it (`Datasets/gallery-mapping`,
+    /// as in the repository), any other by its last component (the session's folder name).
+    public static func portableSource(_ kind: String, path: String,
+                                      workingDirectory: String = FileManager.default.currentDirectoryPath) -> String {
+        let base = URL(fileURLWithPath: workingDirectory, isDirectory: true).standardizedFileURL.pathComponents
+        let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: workingDirectory, isDirectory: true))
+            .standardizedFileURL
+        let parts = url.pathComponents
+        let inside = parts.count > base.count && Array(parts.prefix(base.count)) == base
+        let name = inside ? parts.dropFirst(base.count).joined(separator: "/") : url.lastPathComponent
+        return "\(kind) \(name)"
     }
 }

@@ -36,10 +36,13 @@ public enum ProceduralTextures {
                            seed: UInt64, textureId: String, decals: [Decal] = []) -> [TextureDrawOp] {
         var rng = SeededRandom(seed: seed, stream: "texture/\(textureId)")
         var ops: [TextureDrawOp]
-        switch kind {
-        case .wall: ops = wall(width, height, ppm, &rng)
-        case .floor: ops = floor(width, height, ppm, &rng)
-        case .ceiling: ops = ceiling(width, height, ppm, &rng)
+        switch (kind, SharedTexture(textureId)) {
+        case (_, .poster?): ops = poster(width, height, ppm, &rng)
+        case (_, .door?): ops = door(width, height, ppm, &rng)
+        case (.floor, .tiles?): ops = tiles(width, height, ppm, &rng)
+        case (.wall, _): ops = wall(width, height, ppm, &rng)
+        case (.floor, _): ops = floor(width, height, ppm, &rng)
+        case (.ceiling, _): ops = ceiling(width, height, ppm, &rng)
         }
         for d in decals { ops += decal(d, &rng) }
         return ops
@@ -127,6 +130,94 @@ public enum ProceduralTextures {
         for _ in 0..<count(area * 6, &r) { ops.append(shape(W, H, size: r.uniform(0.04...0.25) * ppm, &r)) }
         for _ in 0..<count(area * 1.5, &r) { ops += stroke(W, H, ppm, &r) }
         ops += specks(W, H, ppm, density: 25 * area, &r)
+        return ops
+    }
+
+    /// What a shared texture id (`SceneLayout.sharedTexturePrefix`) shows beyond its
+    /// plane's kind: one of the posters or the door hung throughout a building, or the tiles
+    /// of its corridors and halls. Room floors and all ceilings keep their kind's recipe.
+    enum SharedTexture {
+        case poster, door, tiles
+
+        init?(_ id: String) {
+            guard id.hasPrefix(SceneLayout.sharedTexturePrefix) else { return nil }
+            let name = id.dropFirst(SceneLayout.sharedTexturePrefix.count)
+            if name.hasPrefix(ScenePlanner.posterTexture) { self = .poster }
+            else if name.hasPrefix(ScenePlanner.doorTexture) { self = .door }
+            else if name.hasPrefix("corridor") || name.hasPrefix("hall") || name.hasPrefix("doorway") { self = .tiles }
+            else { return nil }
+        }
+    }
+
+    /// Square tiles of about 0.5 m with grout lines, each a little lighter or darker, and
+    /// some scuffs: the same texture in every corridor of a building.
+    static func tiles(_ w: Int, _ h: Int, _ ppm: Double, _ r: inout SeededRandom) -> [TextureDrawOp] {
+        let W = Double(w), H = Double(h)
+        let area = W * H / (ppm * ppm)
+        let base = hsv(r.unit(), r.uniform(0.05...0.25), r.uniform(0.55...0.8))
+        var ops: [TextureDrawOp] = [.fill(base)]
+        let tile = 0.5 * ppm
+        var y = 0.0
+        while y < H {
+            var x = 0.0
+            while x < W {
+                ops.append(.rect(min: SIMD2(x, y), max: SIMD2(x + tile, y + tile), color: shade(base, r.uniform(0.85...1.12))))
+                x += tile
+            }
+            y += tile
+        }
+        ops += plaster(base, ppm, &r).map {
+            if case let .noise(cell, from, to, _, seed) = $0 { return .noise(cell: cell, from: from, to: to, alpha: 0.2, seed: seed) }
+            return $0
+        }
+        var gx = 0.0
+        while gx <= W { ops.append(.line(from: SIMD2(gx, 0), to: SIMD2(gx, H), color: shade(base, 0.55), thickness: 2)); gx += tile }
+        var gy = 0.0
+        while gy <= H { ops.append(.line(from: SIMD2(0, gy), to: SIMD2(W, gy), color: shade(base, 0.55), thickness: 2)); gy += tile }
+        for _ in 0..<count(area * 2, &r) { ops.append(shape(W, H, size: r.uniform(0.02...0.08) * ppm, &r)) }
+        ops += specks(W, H, ppm, density: 20 * area, &r)
+        return ops
+    }
+
+    /// A printed poster filling the texture: a gradient, shapes, a title and lines of text.
+    static func poster(_ w: Int, _ h: Int, _ ppm: Double, _ r: inout SeededRandom) -> [TextureDrawOp] {
+        let W = Double(w), H = Double(h)
+        let centre = SIMD2(W, H) / 2
+        var ops: [TextureDrawOp] = [.fill(RGBColor(25, 22, 20)),
+                                    .gradient(min: SIMD2(6, 6), max: SIMD2(W - 6, H - 6), angle: r.uniform(-90...90),
+                                              from: hsv(r.unit(), r.uniform(0.3...0.9), r.uniform(0.4...0.95)),
+                                              to: hsv(r.unit(), 0.7, 0.8))]
+        for _ in 0..<r.int(8...14) {
+            ops.append(shape(W, H, size: r.uniform(0.05...0.3) * W, near: centre, spread: W * 0.35, &r))
+        }
+        let scale = W / 260
+        ops.append(.text(randomWord(&r, upper: true), origin: SIMD2(10, 40 * scale + 8), scale: scale * 1.3,
+                         font: r.pick([0, 2, 3, 4]), color: RGBColor(255, 255, 255), thickness: max(1, Int(scale * 3))))
+        var y = H * 0.72
+        while y < H - 8 {
+            ops.append(.text(randomWord(&r, upper: false), origin: SIMD2(10 + r.uniform(0...W * 0.25), y),
+                             scale: scale * r.uniform(0.45...0.7), font: r.pick([0, 1, 2, 6]), color: RGBColor(15, 15, 15)))
+            y += r.uniform(24...40) * scale
+        }
+        return ops
+    }
+
+    /// A panelled door with a frame, a handle and a small sign.
+    static func door(_ w: Int, _ h: Int, _ ppm: Double, _ r: inout SeededRandom) -> [TextureDrawOp] {
+        let W = Double(w), H = Double(h)
+        let wood = hsv(r.uniform(0.05...0.1), r.uniform(0.4...0.6), r.uniform(0.45...0.65))
+        var ops: [TextureDrawOp] = [.fill(RGBColor(60, 55, 50))]
+        let f = 0.05 * ppm
+        ops.append(.rect(min: SIMD2(f, f), max: SIMD2(W - f, H), color: wood))
+        ops += plaster(wood, ppm, &r)
+        for (y0, y1) in [(0.12, 0.45), (0.55, 0.93)] {
+            ops.append(.rect(min: SIMD2(0.2 * W, y0 * H), max: SIMD2(0.8 * W, y1 * H), color: shade(wood, 0.7), thickness: 3))
+        }
+        ops.append(.ellipse(center: SIMD2(0.85 * W, 0.52 * H), radii: SIMD2(0.03, 0.03) * ppm, color: RGBColor(200, 200, 190)))
+        ops.append(.rect(min: SIMD2(0.3 * W, 0.47 * H), max: SIMD2(0.7 * W, 0.53 * H), color: RGBColor(235, 235, 225)))
+        ops.append(.text(randomWord(&r, upper: true), origin: SIMD2(0.32 * W, 0.515 * H), scale: 0.0016 * ppm,
+                         font: 0, color: RGBColor(20, 20, 20)))
+        ops += specks(W, H, ppm, density: 10 * W * H / (ppm * ppm), &r)
         return ops
     }
 

@@ -1,15 +1,18 @@
 import Foundation
 import Geometry
 
-/// The floor plan of a synthetic scene: axis-aligned rooms and corridors (boxes on the
-/// floor y = 0) that connect where they touch. Walls, floors, ceilings, doorways,
-/// sections and the navigation graph all derive from it.
+/// The floor plan of a synthetic scene: axis-aligned rooms and corridors (boxes standing
+/// on a floor at their elevation) that connect where they touch at the same elevation.
+/// Walls, floors, ceilings, doorways, sections and the navigation graph all derive from it.
 ///
 /// Map frame: metres, +y up, x east, z south. Walls face into their space.
 public struct SceneLayout: Sendable, Hashable {
-    public enum SpaceKind: String, Sendable, Hashable { case room, corridor }
+    /// `doorway`: a short passage through a thick wall (a door frame), between a room and
+    /// a corridor; walked through, never lingered in.
+    public enum SpaceKind: String, Sendable, Hashable { case room, corridor, doorway }
 
-    /// One room or corridor: the box `min`…`max` in (x, z) from the floor to `height`.
+    /// One room or corridor: the box `min`…`max` in (x, z) from its floor at `elevation`
+    /// to `height` above it.
     public struct Space: Sendable, Hashable {
         public var id: String
         public var name: String
@@ -17,9 +20,22 @@ public struct SceneLayout: Sendable, Hashable {
         public var min: SIMD2<Double>
         public var max: SIMD2<Double>
         public var height: Double
+        /// Height of the floor above the map's y = 0 (the storey a space is on).
+        public var elevation: Double
+        /// When set, the floor and ceiling textures are shared by every space with the
+        /// same finish and size (the same tiles and ceiling panels throughout a building);
+        /// nil gives the space textures of its own.
+        public var finish: String?
 
-        public init(id: String, name: String, kind: SpaceKind, min: SIMD2<Double>, max: SIMD2<Double>, height: Double) {
+        public init(id: String, name: String, kind: SpaceKind, min: SIMD2<Double>, max: SIMD2<Double>, height: Double,
+                    elevation: Double = 0, finish: String? = nil) {
             self.id = id; self.name = name; self.kind = kind; self.min = min; self.max = max; self.height = height
+            self.elevation = elevation; self.finish = finish
+        }
+
+        /// Whether the floor point `p` (x, z) at height `y` is inside the box.
+        public func contains(_ p: SIMD2<Double>, y: Double) -> Bool {
+            p.x >= min.x && p.x <= max.x && p.y >= min.y && p.y <= max.y && y >= elevation && y <= elevation + height
         }
 
         public var center: SIMD2<Double> { (min + max) / 2 }
@@ -44,8 +60,12 @@ public struct SceneLayout: Sendable, Hashable {
     /// Scene name, shared by every session rendered from this layout.
     public var name: String
     public var spaces: [Space]
+    /// Hang the same posters and doors throughout (see `ScenePlanner`), as in a building.
+    public var fixtures: Bool
 
-    public init(name: String, spaces: [Space]) { self.name = name; self.spaces = spaces }
+    public init(name: String, spaces: [Space], fixtures: Bool = false) {
+        self.name = name; self.spaces = spaces; self.fixtures = fixtures
+    }
 
     public func space(_ id: String) -> Space? { spaces.first { $0.id == id } }
 
@@ -73,7 +93,7 @@ public struct SceneLayout: Sendable, Hashable {
         let length = PlanarVector.length(edge.b - edge.a)
         let dir = (edge.b - edge.a) / length
         var out: [(Double, Double, Double, String)] = []
-        for other in spaces where other.id != space.id {
+        for other in spaces where other.id != space.id && other.elevation == space.elevation {
             for oe in Self.edges(of: other) {
                 // Opposite edges on the same line overlap where the spaces touch.
                 let od = PlanarVector.normalize(oe.b - oe.a)
@@ -89,11 +109,13 @@ public struct SceneLayout: Sendable, Hashable {
     }
 
     /// Every textured plane: wall pieces (split around openings, with lintels above lower
-    /// openings), one floor and one ceiling per space. Texture ids equal plane ids.
+    /// openings), one floor and one ceiling per space. Texture ids equal plane ids, but
+    /// for the floors and ceilings of spaces with a `finish` (see `sharedTexturePrefix`).
     public func planes(ceilings: Bool = true) -> [SceneDescription.Plane] {
         var planes: [SceneDescription.Plane] = []
-        func p3(_ p: SIMD2<Double>, _ y: Double) -> SIMD3<Double> { SIMD3(p.x, y, p.y) }
         for s in spaces {
+            let e = s.elevation
+            func p3(_ p: SIMD2<Double>, _ y: Double) -> SIMD3<Double> { SIMD3(p.x, y + e, p.y) }
             for e in Self.edges(of: s) {
                 let length = PlanarVector.length(e.b - e.a)
                 let dir = (e.b - e.a) / length
@@ -115,16 +137,24 @@ public struct SceneLayout: Sendable, Hashable {
                 wall(cursor, length, 0, s.height, "wall")
             }
             let (x0, z0, x1, z1) = (s.min.x, s.min.y, s.max.x, s.max.y)
-            planes.append(.init(id: "\(s.id)/floor", sectionId: s.id, kind: .floor, texture: "\(s.id)/floor",
-                                corners: [SIMD3(x0, 0, z1), SIMD3(x1, 0, z1), SIMD3(x1, 0, z0), SIMD3(x0, 0, z0)]))
+            // A finish names its size too: a shared texture must not stretch over other sizes.
+            let texturePrefix = s.finish.map {
+                "\(Self.sharedTexturePrefix)\($0)-\(Int((s.size.x * 100).rounded()))x\(Int((s.size.y * 100).rounded()))"
+            } ?? s.id
+            planes.append(.init(id: "\(s.id)/floor", sectionId: s.id, kind: .floor, texture: "\(texturePrefix)/floor",
+                                corners: [SIMD3(x0, e, z1), SIMD3(x1, e, z1), SIMD3(x1, e, z0), SIMD3(x0, e, z0)]))
             if ceilings {
-                let h = s.height
-                planes.append(.init(id: "\(s.id)/ceiling", sectionId: s.id, kind: .ceiling, texture: "\(s.id)/ceiling",
+                let h = s.height + e
+                planes.append(.init(id: "\(s.id)/ceiling", sectionId: s.id, kind: .ceiling, texture: "\(texturePrefix)/ceiling",
                                     corners: [SIMD3(x0, h, z0), SIMD3(x1, h, z0), SIMD3(x1, h, z1), SIMD3(x0, h, z1)]))
             }
         }
         return planes
     }
+
+    /// Texture ids starting with this are shared by many planes (finishes, fixtures): they
+    /// are drawn once and look the same wherever they are.
+    public static let sharedTexturePrefix = "shared/"
 
     /// Openings between spaces, each once.
     public var openings: [Opening] {
@@ -144,8 +174,8 @@ public struct SceneLayout: Sendable, Hashable {
 
     /// One section per space, bounded by its box.
     public var sections: [MapSection] {
-        spaces.map { MapSection(id: $0.id, name: $0.name, boundsMin: SIMD3($0.min.x, 0, $0.min.y),
-                                boundsMax: SIMD3($0.max.x, $0.height, $0.max.y)) }
+        spaces.map { MapSection(id: $0.id, name: $0.name, boundsMin: SIMD3($0.min.x, $0.elevation, $0.min.y),
+                                boundsMax: SIMD3($0.max.x, $0.elevation + $0.height, $0.max.y)) }
     }
 
     /// Nodes at room centres and doorway centres (on the floor); edges from each room
@@ -155,7 +185,8 @@ public struct SceneLayout: Sendable, Hashable {
         var edges: [NavigationGraph.Edge] = []
         var nodesOfSpace: [String: [NavigationGraph.Node]] = [:]
         for s in spaces where s.kind == .room {
-            let n = NavigationGraph.Node(id: s.id, name: s.name, position: SIMD3(s.center.x, 0, s.center.y), sectionId: s.id)
+            let n = NavigationGraph.Node(id: s.id, name: s.name, position: SIMD3(s.center.x, s.elevation, s.center.y),
+                                         sectionId: s.id)
             nodes.append(n); nodesOfSpace[s.id, default: []].append(n)
         }
         for o in openings {
@@ -163,7 +194,7 @@ public struct SceneLayout: Sendable, Hashable {
             let room = [a, b].first { space($0)?.kind == .room } ?? a
             let n = NavigationGraph.Node(id: "door-\(a)-\(b)",
                                          name: "Doorway \(space(a)?.name ?? a) – \(space(b)?.name ?? b)",
-                                         position: SIMD3(o.center.x, 0, o.center.y), sectionId: room)
+                                         position: SIMD3(o.center.x, space(a)?.elevation ?? 0, o.center.y), sectionId: room)
             nodes.append(n)
             nodesOfSpace[a, default: []].append(n); nodesOfSpace[b, default: []].append(n)
         }
@@ -171,7 +202,7 @@ public struct SceneLayout: Sendable, Hashable {
             let ns = nodesOfSpace[s.id] ?? []
             for i in 0..<ns.count {
                 for j in (i + 1)..<Swift.max(i + 1, ns.count) {
-                    // Rooms: centre to each doorway. Corridors: doorway to doorway.
+                    // Rooms: centre to each doorway. Corridors and doorways: doorway to doorway.
                     if s.kind == .room && ns[i].id != s.id && ns[j].id != s.id { continue }
                     edges.append(.init(from: ns[i].id, to: ns[j].id,
                                        weight: (length(ns[i].position - ns[j].position) * 1000).rounded() / 1000))
@@ -184,10 +215,12 @@ public struct SceneLayout: Sendable, Hashable {
 
 extension SceneLayout {
     /// Layout names `dataset synth --layout` accepts.
-    public static let presetNames = ["gallery", "studio"]
+    public static let presetNames = ["gallery", "studio", "building"]
 
-    /// A preset floor plan with sizes jittered by `seed` (centimetre steps).
-    public static func preset(_ name: String, seed: UInt64) -> SceneLayout? {
+    /// A preset floor plan with sizes jittered by `seed` (centimetre steps); `building`
+    /// is regular, of `building` size, whatever the seed.
+    public static func preset(_ name: String, seed: UInt64, building: BuildingSize = BuildingSize()) -> SceneLayout? {
+        if name == "building" { return BuildingLayout.layout(building) }
         var rng = SeededRandom(seed: seed, stream: "layout/\(name)")
         func j(_ v: Double, _ amount: Double = 0.4) -> Double { ((v + rng.uniform(-amount...amount)) * 100).rounded() / 100 }
         switch name {

@@ -46,9 +46,58 @@ public enum ScenePlanner {
             objects.append(SceneObject(id: "collectible-\(room.id)", kind: .collectible, sectionId: room.id, pose: pose,
                                        extent: SIMD3(0.25, 0.25, 0.25), payload: ["points": String(10 * (roomIndex + 1))]))
         }
-        let scene = SceneDescription(name: layout.name, seed: seed, sections: layout.sections, planes: planes,
+        let all = layout.fixtures ? planes + fixtures(layout: layout, planes: planes, objects: objects, seed: seed) : planes
+        let scene = SceneDescription(name: layout.name, seed: seed, sections: layout.sections, planes: all,
                                      objects: objects, navigation: layout.navigationGraph)
         return (scene, decals)
+    }
+
+    /// Names of the shared fixture textures (after `SceneLayout.sharedTexturePrefix`).
+    static let posterTexture = "poster-", doorTexture = "door"
+    /// Poster designs hung throughout a building with fixtures.
+    static let posterDesigns = 8
+    static let posterSize = SIMD2(0.6, 0.85), doorSize = SIMD2(0.95, 2.05)
+
+    /// The same posters and doors, hung throughout: quads 1 cm in front of the full-height
+    /// walls of rooms and corridors, on slots 1.6 m apart, leaving room around the AR
+    /// content. Corridors get more doors (offices, stores, exits), rooms more posters.
+    static func fixtures(layout: SceneLayout, planes: [SceneDescription.Plane], objects: [SceneObject],
+                         seed: UInt64) -> [SceneDescription.Plane] {
+        var rng = SeededRandom(seed: seed, stream: "fixtures")
+        var out: [SceneDescription.Plane] = []
+        for space in layout.spaces where space.kind != .doorway {
+            var n = 0
+            let walls = planes.filter { $0.sectionId == space.id && $0.kind == .wall && $0.id.contains("-wall") }
+                .sorted { $0.id < $1.id }
+            let nearby = objects.filter { $0.sectionId == space.id }.map(\.pose.translation)
+            for wall in walls {
+                let width = wall.size.x
+                let along = normalize(wall.corners[1] - wall.corners[0]), normal = wall.normal
+                var u = 0.9
+                while u + 0.6 <= width {
+                    defer { u += 1.6 }
+                    // Keep clear of the AR content on (or in front of) this wall.
+                    let blocked = nearby.contains { p in
+                        abs(dot(normal, p - wall.corners[0])) < 0.8 && abs(dot(along, p - wall.corners[0]) - u) < 1.1
+                    }
+                    let pick = rng.unit(), design = rng.int(0...(posterDesigns - 1))
+                    if blocked { continue }
+                    let door = space.kind == .corridor ? pick < 0.35 : pick < 0.08
+                    let poster = !door && pick < (space.kind == .corridor ? 0.7 : 0.48)
+                    guard door || poster else { continue }
+                    let size = door ? doorSize : posterSize
+                    guard wall.size.y >= size.y + 0.4 else { continue }
+                    let bottom = door ? 0 : 1.55 - size.y / 2
+                    let up = SIMD3<Double>(0, 1, 0)
+                    let bl = wall.corners[0] + along * (u - size.x / 2) + up * bottom + normal * 0.01
+                    n += 1
+                    let texture = SceneLayout.sharedTexturePrefix + (door ? doorTexture : posterTexture + "\(design)")
+                    out.append(.init(id: "\(space.id)/fixture-\(n)", sectionId: space.id, kind: .wall, texture: texture,
+                                     corners: [bl, bl + along * size.x, bl + along * size.x + up * size.y, bl + up * size.y]))
+                }
+            }
+        }
+        return out
     }
 
     /// Texture size in pixels of a plane (procedural textures), `scale` times the default density.

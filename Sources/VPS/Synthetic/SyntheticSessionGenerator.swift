@@ -24,7 +24,7 @@ public struct SyntheticSessionGenerator: Sendable {
         self.options = options
     }
 
-    public var layout: SceneLayout { SceneLayout.preset(options.layout, seed: options.sceneSeed)! }
+    public var layout: SceneLayout { SceneLayout.preset(options.layout, seed: options.sceneSeed, building: options.building)! }
 
     /// The camera of the generated session.
     public var camera: CameraIntrinsics {
@@ -45,8 +45,14 @@ public struct SyntheticSessionGenerator: Sendable {
         return planned
     }
 
-    /// The route's camera trajectory.
-    public func trajectory() -> CameraTrajectory {
+    /// The route's camera trajectory, when it is one piece: every route but the mapping
+    /// route of a building of several floors (see `trajectories()`).
+    public func trajectory() -> CameraTrajectory { trajectories()[0] }
+
+    /// The route's camera trajectory, one piece per floor in the order visited. Between
+    /// pieces the capture pauses (`floorChangePause`) while the camera changes floors.
+    public func trajectories() -> [CameraTrajectory] {
+        if options.layout == "building" { return buildingTrajectories() }
         var planner = TrajectoryPlanner(layout: layout)
         let rooms = layout.spaces.filter { $0.kind == .room }.map(\.id)
         var legs: [TrajectoryPlanner.Leg] = []
@@ -54,29 +60,107 @@ public struct SyntheticSessionGenerator: Sendable {
         case .mapping:
             for (i, room) in rooms.enumerated() {
                 if i > 0 { legs.append(.walk(to: room)) }
-                legs.append(.loop(space: room, inset: 1.3, clockwise: false, phase: 0))
-                legs.append(.loop(space: room, inset: 2.2, clockwise: true, phase: 1.3))
+                legs += Self.mappingLoops(room)
             }
             // Walk back to the first room, so corridors and doorways are seen both ways.
             for room in rooms.reversed().dropFirst() { legs.append(.walk(to: room)) }
         case .walk:
-            for (i, room) in rooms.reversed().enumerated() {
-                if i > 0 { legs.append(.walk(to: room)) }
-                legs.append(.loop(space: room, inset: 1.75, clockwise: true, phase: 2.0))
-            }
+            legs = Self.walkLegs(rooms)
         case .hard:
-            planner.motion.speed = 1.0
-            planner.motion.turnRate = 1.3
-            planner.motion.sway = 0.45
-            planner.motion.shake = 0.005 * options.effectsStrength
-            for (i, room) in rooms.prefix(2).enumerated() {
-                if i > 0 { legs.append(.walk(to: room)) }
-                legs.append(.loop(space: room, inset: i == 0 ? 1.55 : 2.0, clockwise: i == 0, phase: 0.7 + Double(i)))
-            }
+            Self.hardMotion(&planner.motion, effects: options.effectsStrength)
+            legs = Self.hardLegs(rooms)
         case .tour:
             legs.append(.loop(space: rooms[0], inset: 1.5, clockwise: false, phase: 0.4))
         }
-        return planner.trajectory(legs, seed: options.sessionSeed)
+        return [planner.trajectory(legs, seed: options.sessionSeed)]
+    }
+
+    /// Frames at the density of the shipped gallery mapping session (180 frames in 191 s of
+    /// walking, one per 1.06 s): what `dataset synth` renders of a building when not told.
+    public func framesAtMappingDensity() -> Int {
+        max(2, Int((trajectories().reduce(0) { $0 + $1.duration } / 1.06).rounded()))
+    }
+
+    /// Seconds the capture pauses between floors (the ride between them is not recorded).
+    public static let floorChangePause = 60.0
+
+    /// Two loops looking at every wall: near and far, opposite directions.
+    private static func mappingLoops(_ space: String) -> [TrajectoryPlanner.Leg] {
+        [.loop(space: space, inset: 1.3, clockwise: false, phase: 0),
+         .loop(space: space, inset: 2.2, clockwise: true, phase: 1.3)]
+    }
+
+    /// Rooms in reverse order, one loop each between the mapping distances, the other way round.
+    private static func walkLegs(_ rooms: [String]) -> [TrajectoryPlanner.Leg] {
+        var legs: [TrajectoryPlanner.Leg] = []
+        for (i, room) in rooms.reversed().enumerated() {
+            if i > 0 { legs.append(.walk(to: room)) }
+            legs.append(.loop(space: room, inset: 1.75, clockwise: true, phase: 2.0))
+        }
+        return legs
+    }
+
+    private static func hardMotion(_ motion: inout TrajectoryPlanner.Motion, effects: Double) {
+        motion.speed = 1.0
+        motion.turnRate = 1.3
+        motion.sway = 0.45
+        motion.shake = 0.005 * effects
+    }
+
+    /// The first two rooms, fast.
+    private static func hardLegs(_ rooms: [String]) -> [TrajectoryPlanner.Leg] {
+        var legs: [TrajectoryPlanner.Leg] = []
+        for (i, room) in rooms.prefix(2).enumerated() {
+            if i > 0 { legs.append(.walk(to: room)) }
+            legs.append(.loop(space: room, inset: i == 0 ? 1.55 : 2.0, clockwise: i == 0, phase: 0.7 + Double(i)))
+        }
+        return legs
+    }
+
+    /// A building's routes. Mapping, per floor: along the hall and into each wing in turn,
+    /// a loop along the hall segment and the corridor (looking at their walls), the two
+    /// mapping loops in every room, back to the hall. The query routes stay in the first
+    /// wing of the ground floor: `walk` through its first four rooms (the two pairs nearest
+    /// the hall; fewer when it has fewer), `hard` through its first two, `tour` around its
+    /// first room.
+    private func buildingTrajectories() -> [CameraTrajectory] {
+        let layout = self.layout
+        let size = options.building
+        func planner(floor: Int) -> TrajectoryPlanner {
+            var p = TrajectoryPlanner(layout: layout)
+            p.eyeHeight += Double(floor) * BuildingLayout.storey
+            return p
+        }
+        let firstWing = BuildingLayout.rooms(of: layout, floor: 0, wing: 0)
+        switch options.route {
+        case .mapping:
+            return (0..<size.floors).map { f in
+                var legs: [TrajectoryPlanner.Leg] = []
+                for w in 0..<size.wings {
+                    let hall = "f\(f)-hall-\(w)", corridor = "f\(f)-w\(w)-corridor"
+                    if w > 0 { legs.append(.walk(to: hall)) }
+                    legs.append(.loop(space: hall, inset: 1.2, clockwise: w % 2 == 1, phase: 0.5))
+                    legs.append(.walk(to: corridor))
+                    legs.append(.loop(space: corridor, inset: 1.0, clockwise: false, phase: 0.9))
+                    for room in BuildingLayout.rooms(of: layout, floor: f, wing: w) {
+                        legs.append(.walk(to: room))
+                        legs += Self.mappingLoops(room)
+                    }
+                    legs.append(.walk(to: hall))
+                }
+                // Sessions of different floors differ in their trajectory phases too.
+                return planner(floor: f).trajectory(legs, seed: options.sessionSeed &+ UInt64(f))
+            }
+        case .walk:
+            return [planner(floor: 0).trajectory(Self.walkLegs(Array(firstWing.prefix(4))), seed: options.sessionSeed)]
+        case .hard:
+            var p = planner(floor: 0)
+            Self.hardMotion(&p.motion, effects: options.effectsStrength)
+            return [p.trajectory(Self.hardLegs(firstWing), seed: options.sessionSeed)]
+        case .tour:
+            return [planner(floor: 0).trajectory([.loop(space: firstWing[0], inset: 1.5, clockwise: false, phase: 0.4)],
+                                                 seed: options.sessionSeed)]
+        }
     }
 
     /// Writes the session into `directory` (created if needed; existing frames replaced).
@@ -91,64 +175,101 @@ public struct SyntheticSessionGenerator: Sendable {
         }
 
         let (scene, decals) = plannedScene()
-        let textures = try await makeTextures(scene: scene, decals: decals)
-        let trajectory = trajectory()
-        let times = trajectory.frameTimes(count: options.frameCount)
+        let pieces = trajectories()
+        let counts = Self.frameCounts(options.frameCount, durations: pieces.map(\.duration))
         let cam = camera
         let s = options.effectsStrength
         let hard = options.route == .hard
+        let visibility = PlaneVisibility(layout: layout, planes: scene.planes)
         // Light direction and per-room brightness; the hard route switches both half-way.
         let lightA = normalize(SIMD3(0.4, 0.8, 0.3)), lightB = normalize(SIMD3(-0.6, 0.5, -0.45))
-        func shading(lightB useB: Bool) -> [RenderPlane] {
-            scene.planes.map { p in
-                let l = useB ? lightB : lightA
-                let shade = 0.7 + 0.35 * max(0, dot(p.normal, l)) - (useB ? 0.08 : 0)
-                return RenderPlane(corners: p.corners, texture: textures[p.texture]!, shade: shade)
-            }
-        }
-        let planesA = shading(lightB: false), planesB = shading(lightB: true)
+        let shadeA = scene.planes.map { 0.7 + 0.35 * max(0, dot($0.normal, lightA)) }
+        let shadeB = scene.planes.map { 0.7 + 0.35 * max(0, dot($0.normal, lightB)) - 0.08 }
         let exposure = (hard ? 0.014 : 0.008) * s
-        let duration = trajectory.duration
         let seed = options.sessionSeed
 
-        let jobs = times.enumerated().map { ($0.offset, $0.element) }
-        let results = try await parallelMap(jobs) { (index, t) -> Data in
-            let poses = Self.exposurePoses(trajectory, at: t, exposure: exposure, camera: cam)
-            var gain = 1 + 0.06 * s * sin(2 * .pi * t / 11 + Double(seed % 7))
-            var planes = planesA
-            if hard {
-                // Lights dim and move from 45 % of the route on; auto-exposure partly recovers.
-                let f = min(1, max(0, (t / duration - 0.45) / 0.05))
-                gain *= 1 - s * (0.45 * f - 0.15 * min(1, max(0, (t / duration - 0.6) / 0.2)))
-                if f > 0.5 { planes = planesB }
-            }
-            let effects = RenderEffects(gain: max(0.05, gain), vignetting: 0.18 * min(1, s),
-                                        readNoise: (hard ? 2.5 : 1.2) * s, shotNoise: (hard ? 0.45 : 0.25) * s,
-                                        seed: seed &* 1_000_003 &+ UInt64(index), background: RGBColor(90, 90, 90))
-            let image = try Renderer.render(camera: cam, poses: poses, planes: planes, effects: effects).image
-            switch options.imageFormat {
-            case .jpg: return try ImageEncoding.jpeg(image, quality: options.jpegQuality)
-            case .png: return try ImageEncoding.png(image)
-            }
-        }
-
-        let gt = times.map { (time: $0, pose: trajectory.pose(at: $0)) }
-        let odometry = OdometryDrift().odometry(for: gt, seed: seed)
+        var textures: [String: RenderTexture] = [:]
         var frames: [RecordedSession.Frame] = []
+        var gt: [(time: Double, pose: Pose)] = []
         var bytes = 0
-        for (i, data) in results.enumerated() {
-            let id = String(format: "%06d", i)
-            let image = "frames/\(id).\(options.imageFormat.rawValue)"
-            try data.write(to: directory.appendingPathComponent(image))
-            bytes += data.count
-            frames.append(.init(id: id, timestamp: (times[i] * 1e6).rounded() / 1e6, image: image,
-                                pose: gt[i].pose, odometry: odometry[i]))
+        var offset = 0.0
+        for (trajectory, count) in zip(pieces, counts) {
+            // Textures of the floor this piece is on: one floor's at a time in memory.
+            let onFloor = visibility.planes(onFloorOf: trajectory.samples[0].position)
+            let needed = Set(onFloor.map { scene.planes[$0].texture })
+            textures = textures.filter { needed.contains($0.key) }
+            textures.merge(try await makeTextures(scene: scene, decals: decals, ids: needed.subtracting(textures.keys)),
+                           uniquingKeysWith: { a, _ in a })
+            let renderPlanes = (0..<scene.planes.count).map { i -> (a: RenderPlane, b: RenderPlane)? in
+                let p = scene.planes[i]
+                guard let texture = textures[p.texture] else { return nil }
+                return (RenderPlane(corners: p.corners, texture: texture, shade: shadeA[i]),
+                        RenderPlane(corners: p.corners, texture: texture, shade: shadeB[i]))
+            }
+            let times = trajectory.frameTimes(count: count)
+            let duration = trajectory.duration
+            let first = frames.count, start = offset
+            let jobs = times.enumerated().map { (first + $0.offset, $0.element) }
+            let results = try await parallelMap(jobs) { (index, t) -> Data in
+                let poses = Self.exposurePoses(trajectory, at: t, exposure: exposure, camera: cam)
+                var gain = 1 + 0.06 * s * sin(2 * .pi * (t + start) / 11 + Double(seed % 7))
+                var useB = false
+                if hard {
+                    // Lights dim and move from 45 % of the route on; auto-exposure partly recovers.
+                    let f = min(1, max(0, (t / duration - 0.45) / 0.05))
+                    gain *= 1 - s * (0.45 * f - 0.15 * min(1, max(0, (t / duration - 0.6) / 0.2)))
+                    useB = f > 0.5
+                }
+                // Only what can be seen from where the camera is: a building has thousands of planes.
+                let planes = visibility.planes(seenFrom: trajectory.pose(at: t).center).compactMap { i in
+                    renderPlanes[i].map { useB ? $0.b : $0.a }
+                }
+                let effects = RenderEffects(gain: max(0.05, gain), vignetting: 0.18 * min(1, s),
+                                            readNoise: (hard ? 2.5 : 1.2) * s, shotNoise: (hard ? 0.45 : 0.25) * s,
+                                            seed: seed &* 1_000_003 &+ UInt64(index), background: RGBColor(90, 90, 90))
+                let image = try Renderer.render(camera: cam, poses: poses, planes: planes, effects: effects).image
+                switch options.imageFormat {
+                case .jpg: return try ImageEncoding.jpeg(image, quality: options.jpegQuality)
+                case .png: return try ImageEncoding.png(image)
+                }
+            }
+            for (k, data) in results.enumerated() {
+                let id = String(format: "%06d", first + k)
+                let image = "frames/\(id).\(options.imageFormat.rawValue)"
+                try data.write(to: directory.appendingPathComponent(image))
+                bytes += data.count
+                let time = times[k] + offset
+                gt.append((time, trajectory.pose(at: times[k])))
+                frames.append(.init(id: id, timestamp: (time * 1e6).rounded() / 1e6, image: image, pose: gt.last!.pose))
+            }
+            offset += duration + Self.floorChangePause
         }
+        let odometry = OdometryDrift().odometry(for: gt, seed: seed)
+        for i in frames.indices { frames[i].odometry = odometry[i] }
         let session = RecordedSession(name: options.name, camera: cam, frames: frames)
         try session.write(toDirectory: directory)
         try scene.write(toDirectory: directory)
-        return Summary(frames: frames.count, pathLength: trajectory.length, duration: trajectory.duration,
-                       bytes: bytes, seconds: Date().timeIntervalSince(start))
+        return Summary(frames: frames.count, pathLength: pieces.reduce(0) { $0 + $1.length },
+                       duration: pieces.reduce(0) { $0 + $1.duration }, bytes: bytes,
+                       seconds: Date().timeIntervalSince(start))
+    }
+
+    /// Frames per trajectory piece, in proportion to its duration (largest remainders
+    /// first), at least one each while there are enough.
+    static func frameCounts(_ total: Int, durations: [Double]) -> [Int] {
+        guard durations.count > 1 else { return [total] }
+        let sum = durations.reduce(0, +)
+        let shares = durations.map { Double(total) * $0 / sum }
+        var counts = shares.map { Int($0.rounded(.down)) }
+        let byRemainder = shares.indices.sorted { (shares[$0] - Double(counts[$0]), $1) > (shares[$1] - Double(counts[$1]), $0) }
+        for i in byRemainder.prefix(total - counts.reduce(0, +)) { counts[i] += 1 }
+        if total >= durations.count {
+            for i in counts.indices where counts[i] == 0 {
+                let donor = counts.indices.max { counts[$0] < counts[$1] }!
+                counts[donor] -= 1; counts[i] += 1
+            }
+        }
+        return counts
     }
 
     // MARK: Pieces
@@ -183,14 +304,14 @@ public struct SyntheticSessionGenerator: Sendable {
         return files
     }
 
-    /// One texture per distinct texture id, drawn (or loaded) in parallel.
-    private func makeTextures(scene: SceneDescription, decals: [String: [ProceduralTextures.Decal]]) async throws
-        -> [String: RenderTexture] {
+    /// One texture per id of `ids`, drawn (or loaded) in parallel.
+    private func makeTextures(scene: SceneDescription, decals: [String: [ProceduralTextures.Decal]],
+                              ids wanted: Set<String>) async throws -> [String: RenderTexture] {
         let files = try textureFiles()
         let seed = options.sceneSeed
         let scale = options.textureScale
         var planeOfTexture: [String: SceneDescription.Plane] = [:]
-        for p in scene.planes where planeOfTexture[p.texture] == nil { planeOfTexture[p.texture] = p }
+        for p in scene.planes where planeOfTexture[p.texture] == nil && wanted.contains(p.texture) { planeOfTexture[p.texture] = p }
         let firstPlane = planeOfTexture
         let ids = firstPlane.keys.sorted()
         let made = try await parallelMap(ids) { id -> RenderTexture in

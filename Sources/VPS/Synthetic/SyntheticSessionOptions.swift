@@ -24,6 +24,8 @@ public struct SyntheticSessionOptions: Sendable, Hashable {
     public var name: String
     /// Floor plan preset (`SceneLayout.presetNames`).
     public var layout: String = "gallery"
+    /// Size of the `building` layout (other layouts ignore it).
+    public var building = BuildingSize()
     /// Seed of the scene: layout jitter, textures, AR content.
     public var sceneSeed: UInt64 = 1
     /// Seed of the session: trajectory phases, sensor noise, odometry drift.
@@ -52,6 +54,7 @@ public struct SyntheticSessionOptions: Sendable, Hashable {
         if SceneLayout.presetNames.firstIndex(of: layout) == nil {
             return "unknown layout '\(layout)' (known: \(SceneLayout.presetNames.joined(separator: ", ")))"
         }
+        if layout == "building", let p = building.problem { return p }
         if frameCount < 1 || frameCount > 100_000 { return "frame count must be 1...100000" }
         if width < 32 || height < 32 || width > 8192 || height > 8192 { return "image size must be 32...8192 on each side" }
         if !(horizontalFieldOfViewDegrees > 10 && horizontalFieldOfViewDegrees < 150) { return "field of view must be 10...150 degrees" }

@@ -31,10 +31,16 @@ public struct TrajectoryPlanner: Sendable {
 
     public let layout: SceneLayout
     public var motion = Motion()
+    /// Camera height above the map's y = 0 (add the storey's elevation in a building).
     public var eyeHeight = 1.5
     private let step = 0.02  // metres (or the equivalent turning effort) per dense sample
+    /// The layout's openings, computed once (a building has hundreds of spaces).
+    private let openings: [SceneLayout.Opening]
 
-    public init(layout: SceneLayout) { self.layout = layout }
+    public init(layout: SceneLayout) {
+        self.layout = layout
+        openings = layout.openings
+    }
 
     /// A raw route point before smoothing: floor position and desired yaw.
     private struct RoutePoint { var p: SIMD2<Double>; var yaw: Double }
@@ -111,18 +117,49 @@ public struct TrajectoryPlanner: Sendable {
         }
     }
 
-    /// Doorway waypoints from space `a` to space `b` (through one corridor at most).
+    /// Doorway waypoints from space `a` to space `b` through the fewest openings (spaces
+    /// searched in layout order), ending at `b`'s centre. Between a doorway and a corridor
+    /// the camera steps into the corridor first: the next doorway may be on the same wall.
     private func doorwayPath(from a: String, to b: String) -> [SIMD2<Double>]? {
-        let openings = layout.openings
-        func door(_ x: String, _ y: String) -> SceneLayout.Opening? {
-            openings.first { ($0.between.0 == x && $0.between.1 == y) || ($0.between.0 == y && $0.between.1 == x) }
+        guard let target = layout.space(b), layout.space(a) != nil else { return nil }
+        var previous: [String: (space: String, opening: SceneLayout.Opening)] = [:]
+        var queue = [a], seen: Set<String> = [a], head = 0
+        while head < queue.count, previous[b] == nil {
+            let here = queue[head]
+            head += 1
+            for o in openings where o.between.0 == here || o.between.1 == here {
+                let next = o.between.0 == here ? o.between.1 : o.between.0
+                if seen.insert(next).inserted {
+                    previous[next] = (here, o)
+                    queue.append(next)
+                }
+            }
         }
-        guard let target = layout.space(b) else { return nil }
-        if let d = door(a, b) { return [d.center, target.center] }
-        for mid in layout.spaces where mid.kind == .corridor {
-            if let d1 = door(a, mid.id), let d2 = door(mid.id, b) { return [d1.center, d2.center, target.center] }
+        guard a == b || previous[b] != nil else { return nil }
+        var hops: [(from: String, to: String, opening: SceneLayout.Opening)] = []
+        var at = b
+        while let p = previous[at] {
+            hops.append((p.space, at, p.opening))
+            at = p.space
         }
-        return nil
+        var points: [SIMD2<Double>] = []
+        for hop in hops.reversed() {
+            guard let from = layout.space(hop.from), let to = layout.space(hop.to) else { return nil }
+            let c = hop.opening.center
+            if from.kind == .corridor && to.kind == .doorway { points.append(c + stepInto(from, at: hop.opening)) }
+            points.append(c)
+            if from.kind == .doorway && to.kind == .corridor { points.append(c + stepInto(to, at: hop.opening)) }
+        }
+        return points + [target.center]
+    }
+
+    /// From an opening of `space` about a metre into it, square to the opening.
+    private func stepInto(_ space: SceneLayout.Space, at opening: SceneLayout.Opening) -> SIMD2<Double> {
+        let d = PlanarVector.normalize(opening.to - opening.from)
+        var n = SIMD2(-d.y, d.x)
+        if PlanarVector.dot(n, space.center - opening.center) < 0 { n = -n }
+        let depth = abs(n.x) > 0.5 ? space.size.x : space.size.y
+        return n * Swift.min(1.0, depth / 2)
     }
 
     // MARK: Smoothing and timing

@@ -42,6 +42,11 @@ const char *vc_opencv_version(void);
 void vc_set_opencv_threads(int32_t threads);
 int32_t vc_opencv_threads(void);
 
+/* Bytes the C heap has handed out and not taken back (glibc mallinfo2: arena chunks in use
+ * plus chunks mapped on their own; a sanitizer's allocator's own count under one). Swift,
+ * C and C++ allocate through it. */
+int64_t vc_heap_bytes(void);
+
 /* A human-readable detail for the last failing call on this thread (thread-local storage,
  * valid until the next VisionCore call on this thread; do not free). Empty when none. */
 const char *vc_last_error_message(void);

@@ -1,6 +1,7 @@
 // The OpenCV-only peer pipeline for `arcloud bench localize` (see vc_peer.h).
 #include "vc_peer.h"
 #include "peer_pose.hpp"
+#include "internal.hpp"
 
 #include <chrono>
 #include <new>
@@ -8,11 +9,10 @@
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/core.hpp>
-#include <opencv2/features2d.hpp>  // cv::BFMatcher
 
 struct vc_peer {
-    cv::BFMatcher matcher{cv::NORM_HAMMING, false};
-    cv::Mat map_descriptors;  // n x 32, CV_8U
+    vc::peer::chunked_matcher matcher{cv::NORM_HAMMING};
+    cv::Mat map_descriptors;  // n x 32, CV_8U; the matcher's train set
     std::vector<cv::Point3f> points;
     vc_peer_params params;
 };
@@ -23,6 +23,7 @@ extern "C" vc_peer *vc_peer_create(const uint8_t *descriptors, const double *poi
     try {
         auto *p = new vc_peer();
         p->map_descriptors = cv::Mat(n, 32, CV_8U, const_cast<uint8_t *>(descriptors)).clone();
+        p->matcher.set_train(p->map_descriptors);
         p->points.reserve(n);
         for (int32_t i = 0; i < n; ++i)
             p->points.emplace_back(float(points_xyz[3 * i]), float(points_xyz[3 * i + 1]), float(points_xyz[3 * i + 2]));
@@ -39,14 +40,14 @@ extern "C" vc_status vc_peer_localize(vc_peer *peer, const float *keypoints_xy, 
                                       int32_t n, const double K[4], vc_peer_result *out) {
     if (!peer || !K || !out || n < 0 || (n > 0 && (!keypoints_xy || !descriptors_in))) return VC_ERR_INVALID_ARGUMENT;
     *out = vc_peer_result{};
-    try {
+    return vc::guarded([&]() -> vc_status {
         const cv::Mat descriptors(n, 32, CV_8U, const_cast<uint8_t *>(descriptors_in));
         auto t0 = std::chrono::steady_clock::now();
         std::vector<cv::Point2f> image_points;
         std::vector<cv::Point3f> object_points;
         if (!descriptors.empty()) {
             std::vector<std::vector<cv::DMatch>> knn;
-            peer->matcher.knnMatch(descriptors, peer->map_descriptors, knn, 2);
+            peer->matcher.knn_match(descriptors, knn, 2);
             for (const auto &m : knn) {
                 if (m.size() == 2 && m[0].distance < peer->params.ratio * m[1].distance) {
                     const int q = m[0].queryIdx;
@@ -64,9 +65,5 @@ extern "C" vc_status vc_peer_localize(vc_peer *peer, const float *keypoints_xy, 
                                         peer->params.confidence, peer->params.min_inliers, 4},
                                        out);
         return VC_OK;
-    } catch (const std::bad_alloc &) {
-        return VC_ERR_OUT_OF_MEMORY;
-    } catch (...) {
-        return VC_ERR_INTERNAL;
-    }
+    });
 }

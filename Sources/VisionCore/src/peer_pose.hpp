@@ -11,8 +11,42 @@
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/core.hpp>
+#include <opencv2/features2d.hpp>
 
 namespace vc::peer {
+
+/// k-NN brute-force matching against a map of any size. `cv::BFMatcher` asserts that one
+/// train image has fewer than 2^18 rows (knnMatchImpl packs the image index into the top
+/// bits of an int), so a map of 262,144 descriptors or more threw `cv::Exception` on every
+/// query. The rows go in as a collection of chunks below that bound; OpenCV keeps the k
+/// best over all chunks, so the matches are those of one big train set.
+class chunked_matcher {
+public:
+    explicit chunked_matcher(int norm) : matcher_(norm, false) {}
+
+    /// Sets the train descriptors (shared, not copied: keep `train` alive and unchanged).
+    void set_train(const cv::Mat &train) {
+        matcher_.clear();
+        std::vector<cv::Mat> chunks;
+        for (int r = 0; r < train.rows; r += chunk_rows) chunks.push_back(train.rowRange(r, std::min(train.rows, r + chunk_rows)));
+        if (!chunks.empty()) matcher_.add(chunks);
+    }
+
+    /// The k nearest train rows of each query row; `trainIdx` is the row in the whole
+    /// train set, `imgIdx` is 0.
+    void knn_match(const cv::Mat &query, std::vector<std::vector<cv::DMatch>> &knn, int k) {
+        knn.clear();
+        if (matcher_.getTrainDescriptors().empty()) return;
+        matcher_.knnMatch(query, knn, k);
+        for (auto &row : knn)
+            for (auto &m : row) { m.trainIdx += m.imgIdx * chunk_rows; m.imgIdx = 0; }
+    }
+
+    static constexpr int chunk_rows = (1 << 18) - 1;
+
+private:
+    cv::BFMatcher matcher_;
+};
 
 inline double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

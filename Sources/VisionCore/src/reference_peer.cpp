@@ -1,10 +1,12 @@
 // The reference OpenCV pipeline of `arcloud bench real`, with a map of its own (see vc_reference_peer.h).
 #include "vc_reference_peer.h"
 #include "peer_pose.hpp"
+#include "internal.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <new>
 #include <vector>
 
@@ -58,8 +60,9 @@ double reprojection(const PosedView &v, const cv::Vec3d &X, const cv::Point2f &o
 struct vc_reference_peer {
     vc_reference_params params;
     cv::Ptr<cv::Feature2D> detector;
-    cv::Ptr<cv::BFMatcher> matcher;
+    cv::Ptr<cv::BFMatcher> matcher;     // photo pairs, while the map is built
     cv::Mat map_descriptors;            // one row per observation
+    std::unique_ptr<vc::peer::chunked_matcher> map_matcher;  // queries, over map_descriptors
     std::vector<int> point_of_row;
     std::vector<cv::Point3f> points;
 };
@@ -130,6 +133,8 @@ extern "C" vc_reference_peer *vc_reference_peer_create(const vc_reference_image 
             }
         }
         if (!rows.empty()) cv::vconcat(rows, peer->map_descriptors);
+        peer->map_matcher = std::make_unique<vc::peer::chunked_matcher>(norm_of(params));
+        peer->map_matcher->set_train(peer->map_descriptors);
         if (points_out) *points_out = int32_t(peer->points.size());
         return peer;
     } catch (...) {
@@ -144,7 +149,7 @@ extern "C" vc_status vc_reference_peer_localize(vc_reference_peer *peer, const v
     if (!peer || !query || !query->pixels || query->width <= 0 || query->height <= 0 || !out)
         return VC_ERR_INVALID_ARGUMENT;
     *out = vc_peer_result{};
-    try {
+    return vc::guarded([&]() -> vc_status {
         auto t0 = std::chrono::steady_clock::now();
         std::vector<cv::Point2f> pixels;
         cv::Mat descriptors;
@@ -155,7 +160,7 @@ extern "C" vc_status vc_reference_peer_localize(vc_reference_peer *peer, const v
             // Each point keeps several descriptors: the ratio test compares the best with
             // the best descriptor of another point.
             std::vector<std::vector<cv::DMatch>> knn;
-            peer->matcher->knnMatch(descriptors, peer->map_descriptors, knn, 4);
+            peer->map_matcher->knn_match(descriptors, knn, 4);
             for (const auto &m : knn) {
                 if (m.empty()) continue;
                 const int best = peer->point_of_row[m[0].trainIdx];
@@ -175,9 +180,5 @@ extern "C" vc_status vc_reference_peer_localize(vc_reference_peer *peer, const v
                                         peer->params.min_inliers, 6},
                                        out);
         return VC_OK;
-    } catch (const std::bad_alloc &) {
-        return VC_ERR_OUT_OF_MEMORY;
-    } catch (...) {
-        return VC_ERR_INTERNAL;
-    }
+    });
 }

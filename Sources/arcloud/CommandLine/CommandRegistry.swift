@@ -6,6 +6,7 @@ let allCommands: [any Command.Type] = [
     CompareCommand.self,
     BenchLocalizeCommand.self,
     BenchRealCommand.self,
+    BenchScaleCommand.self,
     DatasetValidateCommand.self,
     DatasetSynthCommand.self,
     DatasetImportTUMCommand.self,

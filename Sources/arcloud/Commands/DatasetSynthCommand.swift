@@ -16,7 +16,12 @@ struct DatasetSynthCommand: Command {
         OPTIONS:
           --name NAME          Session name (default: the folder name)
           --layout NAME        Floor plan: gallery (3 rooms, 2 corridors) | studio (2 rooms)
-                               (default: gallery)
+                               | building (see below) (default: gallery)
+          --floors N           building: storeys, 4 m apart (default: 1)
+          --wings N            building: wings per storey, each a corridor off the hall
+                               (default: 2)
+          --rooms N            building: rooms per wing, 6 x 5 m, on both sides of its
+                               corridor (default: 6)
           --seed N             Scene seed: layout jitter, textures, AR content (default: 1)
           --session-seed N     Route phases, sensor noise, odometry drift (default: 1)
           --trajectory ROUTE   mapping | walk | hard | tour (default: mapping)
@@ -24,7 +29,9 @@ struct DatasetSynthCommand: Command {
                                  walk:    rooms in reverse, one loop per room in between
                                  hard:    fast, shaky, blurred, lights dim half-way
                                  tour:    a short loop in the first room
-          --frames N           Number of frames, spread evenly in time (default: 150)
+          --frames N           Number of frames, spread evenly in time (default: 150; for
+                               a building's mapping route one per 1.06 s of walking, as in
+                               gallery mapping; 70 on its other routes)
           --size WxH           Image size (default: 640x480)
           --fov DEG            Horizontal field of view (default: 62)
           --effects K          Noise, blur, vignetting and exposure strength; 0 = clean
@@ -36,11 +43,21 @@ struct DatasetSynthCommand: Command {
           --texture-scale K    Texture density relative to 256 px/m on walls (default: 1)
           --no-ceiling         Leave the ceilings out
 
-        EXAMPLE:
+        A building repeats what real ones do: rooms of one size, the same floors (tiles in
+        corridors and halls, boards in rooms) and ceiling panels everywhere, the same
+        posters and doors on many walls; each room's walls keep art of their own. Its routes: mapping covers every floor
+        (hall, corridors, two loops per room; the capture pauses between floors); walk,
+        hard and tour stay in the first wing of the ground floor (walk: its rooms in
+        reverse, at most four; hard: its first two rooms; tour: its first room). Rooms
+        0 and 1 face each other nearest the hall, then 2 and 3, and so on.
+
+        EXAMPLES:
           arcloud dataset synth out/gallery-mapping --seed 7 --trajectory mapping --frames 150
+          arcloud dataset synth out/venue-mapping --layout building --floors 2 --wings 3 --rooms 6
         """
     static let options: Set<String> = ["name", "layout", "seed", "session-seed", "trajectory", "frames", "size",
-                                       "fov", "effects", "format", "quality", "textures", "texture-scale"]
+                                       "fov", "effects", "format", "quality", "textures", "texture-scale",
+                                       "floors", "wings", "rooms"]
     static let switches: Set<String> = ["no-ceiling"]
 
     static func run(_ args: Arguments) async throws -> Int32 {
@@ -52,6 +69,14 @@ struct DatasetSynthCommand: Command {
         o.sessionSeed = try seed(args, "session-seed")
         o.route = SyntheticSessionOptions.Route(rawValue: try args.choice(
             "trajectory", SyntheticSessionOptions.Route.allCases.map(\.rawValue), default: "mapping"))!
+        let building = ["floors", "wings", "rooms"].filter { args.value($0) != nil }
+        if o.layout == "building" {
+            o.building = BuildingSize(floors: try args.int("floors", default: 1, range: BuildingSize.floorRange),
+                                      wings: try args.int("wings", default: 2, range: BuildingSize.wingRange),
+                                      rooms: try args.int("rooms", default: 6, range: BuildingSize.roomRange))
+        } else if let first = building.first {
+            throw UsageError("option '--\(first)' goes with --layout building")
+        }
         o.frameCount = try args.int("frames", default: 150, range: 1...100_000)
         if let size = args.value("size") {
             let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
@@ -69,7 +94,11 @@ struct DatasetSynthCommand: Command {
         o.textureScale = try args.double("texture-scale", default: 1)
         if let p = o.problem { throw UsageError(p) }
 
-        let generator = try SyntheticSessionGenerator(options: o)
+        var generator = try SyntheticSessionGenerator(options: o)
+        if o.layout == "building", args.value("frames") == nil {
+            o.frameCount = o.route == .mapping ? min(100_000, generator.framesAtMappingDensity()) : 70
+            generator = try SyntheticSessionGenerator(options: o)
+        }
         let summary: SyntheticSessionGenerator.Summary
         try OutputLocation.prepareFolder(out.path, for: "<out-dir>")
         do { summary = try await generator.generate(to: out) } catch {

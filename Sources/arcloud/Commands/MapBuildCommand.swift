@@ -114,7 +114,7 @@ struct MapBuildCommand: Command {
             for m in transforms.missing { FileHandle.standardError.write(Data("  skipped \(m): image missing\n".utf8)) }
             frames = MapBuildFrame.frames(of: transforms)
             defaultName = transforms.file.deletingLastPathComponent().lastPathComponent
-            source = "nerfstudio \(path)"
+            source = MapMetadata.portableSource("nerfstudio", path: path)
             // A capture's scale and frame are its app's own: unknown unless told.
             defaultUnits = .unknown
             defaultUp = .unknown
@@ -130,7 +130,7 @@ struct MapBuildCommand: Command {
                 sceneURL = sessionScene
             }
             defaultName = session.name
-            source = "session \(dir)"
+            source = MapMetadata.portableSource("session", path: dir)
             // Sessions are gravity-aligned in metres (the generator; recordings are validated so).
             defaultUnits = .metres
             defaultUp = .plusY
@@ -144,7 +144,7 @@ struct MapBuildCommand: Command {
                 throw CommandFailure("\(error)")
             }
             defaultName = modelURL.lastPathComponent
-            source = "colmap \(model)"
+            source = MapMetadata.portableSource("colmap", path: model)
             // A reconstruction's scale and frame are arbitrary.
             defaultUnits = .unknown
             defaultUp = .unknown

@@ -13,7 +13,8 @@ struct ServeCommand: Command {
                              [--budget 10] [--max-megapixels 12.2] [--max-connections 256]
                              [--max-connections-per-client 32] [--timeout 15]
                              [--head-timeout 10] [--min-body-rate 4096] [--max-body-mb 16]
-                             [--drain-timeout 10] [--cache-maps 4] [--access-log <file>|-]
+                             [--drain-timeout 10] [--cache-maps 4] [--map-cache-mb N]
+                             [--access-log <file>|-]
 
         Serves the maps in <dir> (files <id>.vpsmap) over HTTP:
           POST /v1/localize           multipart: `image` (JPEG/PNG) + `request` (JSON)
@@ -67,6 +68,15 @@ struct ServeCommand: Command {
           --max-body-mb <n>       Largest request body in MiB (default 16)
           --drain-timeout <s>     Longest wait for in-flight requests on SIGTERM (default 10)
           --cache-maps <n>        Maps kept loaded in memory (default 4)
+          --map-cache-mb <n>      Memory the loaded maps may hold together, in MB (10^6
+                                  bytes; default: no bound but --cache-maps). Maps load on
+                                  their first request; what each holds is measured then
+                                  (heap growth over its load). Least recently used maps
+                                  are evicted to stay within it, never one a request is
+                                  using: while more are in use than fit, it is exceeded
+                                  until they are released. A map larger than the budget is
+                                  loaded for its requests and evicted after them. /metrics
+                                  counts hits, loads, evictions and the bytes held
           --access-log <file>     Append the access log to a file; `-` is stdout (default)
 
         EXAMPLE:
@@ -76,7 +86,7 @@ struct ServeCommand: Command {
     static let options: Set<String> = ["maps", "db", "host", "port", "workers", "threads", "idle-helpers", "queue", "budget",
                                        "max-megapixels", "max-connections", "max-connections-per-client", "timeout",
                                        "head-timeout", "min-body-rate", "max-body-mb", "drain-timeout", "cache-maps",
-                                       "access-log"]
+                                       "map-cache-mb", "access-log"]
     static let switches: Set<String> = []
 
     /// The option that sets the localization workers: `--workers`, or `--threads`, which
@@ -117,8 +127,12 @@ struct ServeCommand: Command {
             shutdownGracePeriodSeconds: try number(args, "drain-timeout", default: 10, range: 0...3600))
         let tokens = try TokenStoreArgument.open(try args.require("db"))
         let accessLog = try openAccessLog(args.value("access-log") ?? "-")
+        let budget = try args.value("map-cache-mb").map { _ in
+            try args.int("map-cache-mb", default: 0, range: 1...100_000_000) * 1_000_000
+        }
         let engine = MapDirectoryEngine(directory: URL(fileURLWithPath: mapsDir, isDirectory: true),
-                                        cacheCapacity: try args.int("cache-maps", default: 4, range: 1...1000))
+                                        cacheCapacity: try args.int("cache-maps", default: 4, range: 1...1000),
+                                        cacheBudgetBytes: budget)
         let server = VPSServer(engine: engine, tokens: tokens, configuration: configuration,
                                accessLog: accessLog, version: arcloudVersion)
 
