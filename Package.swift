@@ -8,7 +8,10 @@ let package = Package(
     name: "arcloud",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "VPS", targets: ["VPS"]),
+        // The engine and its tools, one module each (see the targets below): the data model,
+        // localization, map building, storage, formats, evaluation, scene synthesis.
+        .library(name: "VPS", targets: ["VPSModel", "Localization", "MapBuilding", "Storage", "Formats",
+                                        "Evaluation", "SceneSynthesis"]),
         .library(name: "VPSServer", targets: ["VPSServer"]),
         .library(name: "VPSClient", targets: ["VPSClient"]),
         .library(name: "GraffityARCloud", targets: ["GraffityARCloud"]),
@@ -29,6 +32,10 @@ let package = Package(
                 .linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("m"), .linkedLibrary("stdc++"),
             ]
         ),
+        // What the benchmarks measure arcloud against, in C++ on VisionCore's ABI: OpenCV's
+        // own pose and feature pipelines, the OpenCV peer localizers, and synthetic test
+        // images. Only the benchmarks and the tests link it.
+        .target(name: "BaselineCore", dependencies: ["VisionCore", "COpenCV"], cxxSettings: [.define("NDEBUG")]),
         .systemLibrary(name: "COpenCV", path: "Sources/COpenCV", pkgConfig: "opencv4",
                        providers: [.apt(["libopencv-dev"])]),
         .systemLibrary(name: "CEigen", path: "Sources/CEigen", pkgConfig: "eigen3",
@@ -44,37 +51,85 @@ let package = Package(
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
 
+        // What every module uses: `Locked<Value>` (the lock for all shared mutable state, on
+        // pthread_mutex_t so that ThreadSanitizer sees it), worker threads, `Duration` in
+        // seconds, a stopwatch, the core count, percentiles, a seeded random generator.
+        .target(name: "Support"),
         // Pure Swift geometry: SE(3) poses, quaternions, camera intrinsics.
         .target(name: "Geometry"),
-        // `Locked<Value>`: the lock for all shared mutable state, on pthread_mutex_t so that
-        // ThreadSanitizer sees it (it cannot see Synchronization.Mutex).
-        .target(name: "Locking"),
         // Swift value-type API over VisionCore.
-        .target(name: "Vision", dependencies: ["VisionCore", "Geometry", "Locking"]),
-        // Datasets, maps (SQLite), map builder, localizer, evaluation, reports.
-        .target(name: "VPS", dependencies: ["Vision", "Geometry", "Locking", "CSQLite"]),
+        .target(name: "Vision", dependencies: ["VisionCore", "Geometry", "Support"]),
+        // The data model, pure Swift: recorded sessions, scene content and navigation,
+        // localization results, the HTTP wire types.
+        .target(name: "VPSModel", dependencies: ["Geometry", "Support"]),
+        // The map in memory (`VPSMap`) and the localizer against it.
+        .target(name: "Localization", dependencies: ["VPSModel", "Vision", "Geometry", "Support"]),
+        // Builds a map from posed images.
+        .target(name: "MapBuilding", dependencies: ["Localization", "VPSModel", "Vision", "Geometry", "Support"]),
+        // SQLite: the map file, and the database wrapper the token store uses too.
+        .target(name: "Storage", dependencies: ["Localization", "VPSModel", "Vision", "Geometry", "Support", "CSQLite"]),
+        // Other tools' formats (COLMAP, TUM, nerfstudio) to and from sessions; session checks.
+        .target(name: "Formats", dependencies: ["VPSModel", "Vision", "Geometry", "Support"]),
+        // Accuracy against ground truth, run comparison, the HTML report.
+        .target(name: "Evaluation", dependencies: ["Localization", "VPSModel", "Geometry", "Support"]),
+        // The synthetic scene and session generator.
+        .target(name: "SceneSynthesis", dependencies: ["VPSModel", "Vision", "Geometry", "Support"]),
         // HTTP client for the VPS service (libcurl).
-        .target(name: "VPSClient", dependencies: ["VPS", "Locking", "CCurl"]),
+        .target(name: "VPSClient", dependencies: ["VPSModel", "Support", "CCurl"]),
         // HTTP service (libmicrohttpd), tokens, routes, metrics.
-        .target(name: "VPSServer", dependencies: ["VPS", "Vision", "Locking", "CMicroHTTPD", "CSQLite", "CLibPQ", "CCrypto"]),
+        .target(name: "VPSServer", dependencies: ["Storage", "Localization", "VPSModel", "Vision", "Support",
+                                                  "CMicroHTTPD", "CSQLite", "CLibPQ", "CCrypto"]),
         // The GraffityARCloud SDK port.
-        .target(name: "GraffityARCloud", dependencies: ["VPS", "VPSClient", "Geometry", "Locking"]),
+        .target(name: "GraffityARCloud", dependencies: ["Localization", "Storage", "VPSModel", "VPSClient",
+                                                        "Geometry", "Support"]),
+        // Swift over BaselineCore: the OpenCV peers and baselines, synthetic test images.
+        .target(name: "Baselines", dependencies: ["BaselineCore", "Vision", "Geometry", "Support"]),
+        // `arcloud bench`: the real-photo benchmark, the HTTP load generator, the serve and
+        // scale measurements. Only the `arcloud` executable and the tests link it.
+        .target(name: "Benchmarks", dependencies: ["Baselines", "Evaluation", "Formats", "MapBuilding", "Storage",
+                                                   "Localization", "VPSModel", "VPSServer", "VPSClient",
+                                                   "Vision", "Geometry", "Support"]),
         .executableTarget(
             name: "arcloud",
-            dependencies: ["VPS", "VPSServer", "VPSClient", "GraffityARCloud", "Vision", "Locking"]
+            dependencies: ["Benchmarks", "Baselines", "SceneSynthesis", "Evaluation", "Formats", "MapBuilding",
+                           "Storage", "Localization", "VPSModel", "VPSServer", "VPSClient", "GraffityARCloud",
+                           "Vision", "Geometry", "Support"]
         ),
 
+        // Helpers several test targets share (fixtures, scratch folders, synthetic maps).
+        .target(name: "TestSupport", dependencies: ["Baselines", "MapBuilding", "Storage", "Localization", "VPSModel", "VPSServer", "VPSClient", "Vision",
+                                                    "Geometry", "Support"],
+                path: "Tests/TestSupport"),
+        .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
-        .testTarget(name: "LockingTests", dependencies: ["Locking"]),
-        .testTarget(name: "VisionTests", dependencies: ["Vision", "Locking"]),
-        .testTarget(name: "VPSTests", dependencies: ["VPS", "Locking"]),
-        .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSClient", "Locking"]),
+        .testTarget(name: "VisionTests", dependencies: ["Vision", "Baselines", "TestSupport", "Support"]),
+        .testTarget(name: "BaselinesTests", dependencies: ["Baselines", "Vision", "TestSupport"]),
+        .testTarget(name: "VPSModelTests", dependencies: ["VPSModel", "Formats", "Vision", "Baselines", "TestSupport", "Support"]),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "Storage", "Evaluation", "VPSModel",
+                                                              "Vision", "TestSupport", "Support"]),
+        .testTarget(name: "MapBuildingTests", dependencies: ["MapBuilding", "Formats", "Storage", "Localization",
+                                                             "VPSModel", "Vision", "TestSupport", "Support"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Localization", "VPSModel", "Vision",
+                                                         "TestSupport", "Support"]),
+        .testTarget(name: "FormatsTests", dependencies: ["Formats", "MapBuilding", "VPSModel", "Vision", "Baselines",
+                                                         "TestSupport"]),
+        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Localization", "VPSModel", "TestSupport",
+                                                            "Support"]),
+        .testTarget(name: "SceneSynthesisTests", dependencies: ["SceneSynthesis", "Formats", "VPSModel", "Vision",
+                                                                "TestSupport", "Support"]),
+        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Baselines", "Evaluation", "Formats",
+                                                            "MapBuilding", "Storage", "Localization", "VPSModel",
+                                                            "VPSServer", "VPSClient", "TestSupport", "Support"]),
+        .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSClient", "Storage", "Localization",
+                                                           "VPSModel", "MapBuilding", "Vision", "TestSupport", "Support"]),
         .testTarget(name: "GraffityARCloudTests",
-                    dependencies: ["GraffityARCloud", "VPSServer", "VPSClient", "Locking"]),
+                    dependencies: ["GraffityARCloud", "VPSServer", "VPSClient", "Storage", "Localization", "VPSModel",
+                                   "Baselines", "TestSupport", "Support"]),
         // The SDK port as an app sees it: only `import GraffityARCloud`, no @testable.
         .testTarget(name: "GraffityARCloudAPITests", dependencies: ["GraffityARCloud"]),
         // Runs the built `arcloud` executable as a user would.
-        .testTarget(name: "EndToEndTests", dependencies: ["VPS"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Evaluation", "Storage", "Localization", "VPSModel",
+                                                          "Baselines", "TestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

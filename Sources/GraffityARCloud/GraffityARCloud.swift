@@ -1,5 +1,5 @@
 import Foundation
-import VPS
+import VPSModel
 
 /// A GraffityARCloud session: localizes a camera against a map through a VPS and
 /// publishes the session's state and events.

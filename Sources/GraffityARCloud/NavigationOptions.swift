@@ -1,4 +1,4 @@
-import VPS
+import VPSModel
 
 /// How navigation guides and when it gives up; part of `GraffityARCloud.Configuration`.
 public struct NavigationOptions: Sendable, Hashable {

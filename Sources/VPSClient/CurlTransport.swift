@@ -1,5 +1,5 @@
 import CCurl
-import Locking
+import Support
 
 /// One HTTP exchange to make: method, URL, headers and body.
 struct HTTPRequest {

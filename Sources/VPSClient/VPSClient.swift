@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import VPS
+import VPSModel
+import Support
 
 /// A client of the arcloud VPS HTTP service (`arcloud serve`), over libcurl.
 ///
@@ -60,10 +61,7 @@ public final class VPSClient: Sendable {
                                   maxResponseBytes: options.maxResponseBytes)
     }
 
-    private static func milliseconds(_ d: Duration) -> Int {
-        let (s, atto) = d.components
-        return max(1, Int(s) * 1000 + Int(atto / 1_000_000_000_000_000))
-    }
+    private static func milliseconds(_ d: Duration) -> Int { max(1, Int(d.wholeMilliseconds)) }
 
     // MARK: API
 

@@ -1,4 +1,4 @@
-import VPS
+import VPSModel
 
 /// A request the service refuses: HTTP status, stable code, plain-words message, and any
 /// extra headers (`WWW-Authenticate`, `Allow`, `Retry-After`).

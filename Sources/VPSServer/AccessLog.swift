@@ -1,6 +1,6 @@
 import Foundation
-import Locking
-import VPS
+import Support
+import VPSModel
 
 /// One line of the JSON-lines access log. Never contains the bearer token (only the
 /// token's name).

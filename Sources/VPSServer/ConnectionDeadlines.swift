@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import Support
 
 /// One open connection as the deadline sweep sees it. Its fields change only under
 /// `ConnectionDeadlines`' lock.

@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import Support
 
 /// Values computed from files (a content hash, the sections of a scene), each computed once
 /// per file state (device, inode, size, modification time): an unchanged file is never read

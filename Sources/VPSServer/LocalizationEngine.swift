@@ -1,4 +1,5 @@
-import VPS
+import Localization
+import VPSModel
 
 /// What the HTTP service needs from the localization side: the maps it can serve, their
 /// scene content, and localizing one image. The server validates the request (token,

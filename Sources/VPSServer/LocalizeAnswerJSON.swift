@@ -1,4 +1,4 @@
-import VPS
+import VPSModel
 
 /// The JSON of a localize answer, written directly: the same object `JSONEncoder` with
 /// sorted keys makes (keys in the same order, optionals left out when nil), in about a

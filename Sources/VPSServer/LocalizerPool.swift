@@ -1,5 +1,5 @@
-import Locking
-import VPS
+import Localization
+import Support
 
 /// Localizers over one map for concurrent requests. A `Localizer` serialises calls on its
 /// feature extractor, so each request borrows a worker of its own (`makeWorker()`: shared

@@ -1,7 +1,8 @@
 import Foundation
-import Locking
+import Localization
+import Support
 import Synchronization
-import VPS
+import Storage
 
 /// Maps loaded on first use from a directory of `<id>.vpsmap` files, prepared (e.g. into
 /// a localizer) and kept in a cache bounded by a count of maps and, optionally, by the

@@ -1,5 +1,7 @@
 import Foundation
-import VPS
+import Localization
+import VPSModel
+import Storage
 
 /// The production `LocalizationEngine`: maps from a directory of `<id>.vpsmap` files,
 /// loaded on first use into a bounded cache of localizer pools; scene content read

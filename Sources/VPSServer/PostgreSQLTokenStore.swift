@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import Support
 
 /// Bearer tokens in a PostgreSQL table (`arcloud_tokens`) that every replica shares:
 /// `arcloud serve --db postgresql://…` on each machine, `arcloud token …` from anywhere.

@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
 import Vision
-import VPS
+import Localization
+import VPSModel
+import Support
 
 /// The service's behaviour, independent of libmicrohttpd: decides early (from headers)
 /// what it can, accumulates the body within its limit, answers each endpoint (running
@@ -422,9 +424,4 @@ final class RequestHandler: Sendable {
     }
 }
 
-extension Duration {
-    var seconds: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) * 1e-18
-    }
-}
+

@@ -1,6 +1,6 @@
 import Foundation
-import Locking
-import VPS
+import Storage
+import Support
 
 /// Bearer tokens in an SQLite file: the embedded default for one machine.
 /// `arcloud token create|list|revoke` and `arcloud serve` open the same file (WAL: the

@@ -1,6 +1,6 @@
 import CMicroHTTPD
-import VPS
-import Locking
+import Support
+import VPSModel
 
 /// Counters and histograms of the service, rendered in the Prometheus text format
 /// (version 0.0.4) by `GET /metrics`.

@@ -1,8 +1,7 @@
 import CMicroHTTPD
 import Foundation
-import Locking
+import Support
 import Synchronization
-import VPS
 
 /// The VPS HTTP service on libmicrohttpd: `POST /v1/localize`, `GET /v1/maps`,
 /// `GET /v1/maps/{id}/scene`, `GET /healthz`, `GET /metrics`.

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// How `VPSServer` listens and what it tolerates.
 public struct VPSServerConfiguration: Sendable {
@@ -68,7 +69,7 @@ public struct VPSServerConfiguration: Sendable {
     /// One per core beyond the first: a localization has at most that many other cores to
     /// borrow.
     public static var defaultIdleCoreHelpers: Int {
-        max(0, ProcessInfo.processInfo.activeProcessorCount - 1)
+        max(0, Cores.available - 1)
     }
 
     /// 4032 x 3024, a 12 MP phone photo.
@@ -76,6 +77,6 @@ public struct VPSServerConfiguration: Sendable {
 
     /// One localization per core: more would only time-slice the same cores.
     public static var defaultWorkers: Int {
-        max(1, ProcessInfo.processInfo.activeProcessorCount)
+        max(1, Cores.available)
     }
 }

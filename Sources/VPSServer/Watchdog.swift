@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Support
 
 /// A thread that runs `tick` every `interval` until stopped: the server's connection
 /// deadlines (request heads, body rates) are checked here, not on the connection threads,
@@ -9,8 +10,7 @@ final class Watchdog: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     init(every interval: Duration, tick: @escaping @Sendable (ContinuousClock.Instant) -> Void) {
-        let micros = UInt32(max(1_000, interval.components.seconds * 1_000_000
-                                       + interval.components.attoseconds / 1_000_000_000_000))
+        let micros = UInt32(max(1_000, interval.wholeMicroseconds))
         let t = Thread { [self] in
             while !stopping.load(ordering: .relaxed) {
                 usleep(micros)

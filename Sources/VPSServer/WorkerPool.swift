@@ -1,6 +1,6 @@
 import Foundation
 import Vision
-import VPS
+import Support
 
 /// At most `threadCount` jobs at once (one per core): run by the caller while a core is
 /// free, else queued in a bounded FIFO for a fixed set of worker threads.
@@ -38,11 +38,7 @@ final class WorkerPool: @unchecked Sendable {
         self.queueCapacity = max(0, queueCapacity)
         self.helpers = helpers
         for i in 0..<threadCount {
-            let t = Thread { [self] in
-                CurrentThread.setName("\(name)-\(i)")      // set from inside: the kernel sees it (top -H, perf)
-                runWorker()
-            }
-            t.start()
+            WorkerThreads.start(name: "\(name)-\(i)") { [self] in runWorker() }
         }
     }
 

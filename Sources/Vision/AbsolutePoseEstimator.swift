@@ -289,7 +289,7 @@ extension AbsolutePoseEstimator {
 }
 
 extension PoseEstimate {
-    init(_ r: vc_pose_result, inliers: [Bool]) {
+    package init(_ r: vc_pose_result, inliers: [Bool]) {
         let cw = withUnsafeBytes(of: r.R_cw) { Array($0.bindMemory(to: Double.self)) }
         let t = withUnsafeBytes(of: r.t_cw) { Array($0.bindMemory(to: Double.self)) }
         let cfw = CameraFromWorld(rotation: Matrix3(rowMajor: cw), translation: SIMD3(t[0], t[1], t[2]))
@@ -299,7 +299,7 @@ extension PoseEstimate {
 }
 
 /// Packs 3-vectors as x,y,z doubles (Swift pads SIMD3<Double> to four).
-func packXYZ(_ v: [SIMD3<Double>]) -> [Double] {
+package func packXYZ(_ v: [SIMD3<Double>]) -> [Double] {
     [Double](unsafeUninitializedCapacity: v.count * 3) { buf, n in
         for (i, p) in v.enumerated() {
             buf[3 * i] = p.x; buf[3 * i + 1] = p.y; buf[3 * i + 2] = p.z

@@ -1,4 +1,4 @@
-import Locking
+import Support
 import VisionCore
 
 /// Parameters of ORB extraction.

@@ -38,7 +38,7 @@ public struct VisionError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Maps a failing status to an error, taking the detail from the core's thread-local
     /// message. Call right after the failing C call, on the same thread.
-    static func from(_ status: vc_status) -> VisionError {
+    package static func from(_ status: vc_status) -> VisionError {
         let message = String(cString: vc_last_error_message())
         let code: Code
         switch status {
@@ -56,7 +56,7 @@ public struct VisionError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Throws the mapped error unless `status` is `VC_OK`.
-    static func check(_ status: vc_status) throws(VisionError) {
+    package static func check(_ status: vc_status) throws(VisionError) {
         if status != VC_OK { throw from(status) }
     }
 }

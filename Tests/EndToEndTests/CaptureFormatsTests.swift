@@ -1,7 +1,8 @@
 import Foundation
 import Geometry
 import Testing
-import VPS
+import Evaluation
+import VPSModel
 
 /// Bring your own capture, as a user would: nerfstudio and COLMAP captures made from the
 /// shipped sessions go through `map build`, `dataset import-*`, `localize` and `compare`.

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 import Vision
-import VPS
+import Baselines
+import Evaluation
+import Storage
+import VPSModel
 
 /// The commands on hostile input: paths that leave their folder, sessions that cannot
 /// localize, absurd values, damaged images, oversized scripts, outputs that cannot be

@@ -1,7 +1,8 @@
 import Testing
 import Foundation
 import Geometry
-import VPS
+import Evaluation
+import VPSModel
 
 /// `arcloud localize` on the shipped map and query session, as the README's main job runs it.
 @Suite struct LocalizeCommandTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Geometry
 import Testing
-import VPS
+import Evaluation
+import VPSModel
 
 /// `arcloud localize --server` against a real `arcloud serve` on loopback: the same
 /// session and map give the same outputs as the embedded run, frame for frame.

@@ -1,8 +1,10 @@
 import Foundation
 import Geometry
 import Testing
-import VPS
+import Localization
+import VPSModel
 import Vision
+import Storage
 
 /// `arcloud map inspect` and `map scene export|import` on a small synthetic map.
 @Suite struct MapCommandTests {

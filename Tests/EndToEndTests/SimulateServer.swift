@@ -1,5 +1,5 @@
 import Foundation
-import VPS
+import VPSModel
 
 /// `arcloud serve` as a child process on a free loopback port, for `arcloud simulate
 /// --server` tests. Stopped with SIGTERM (graceful) when the test is done.

@@ -2,7 +2,9 @@ import Foundation
 import Geometry
 import GraffityARCloud
 import Testing
-import VPS
+import Localization
+import VPSModel
+import Storage
 
 /// The default (no server URL) configuration: the embedded VPS reading a real map file.
 @MainActor

@@ -2,7 +2,7 @@ import Foundation
 import Geometry
 import GraffityARCloud
 import Testing
-import VPS
+import VPSModel
 
 /// A frame that cannot be read, decoded or localized is that frame's outcome, as in
 /// `arcloud localize`; it never stops the session's VPS requests.

@@ -1,6 +1,6 @@
 import Foundation
 import GraffityARCloud
-import Locking
+import Support
 import Testing
 import VPSServer
 

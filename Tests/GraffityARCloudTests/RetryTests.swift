@@ -1,7 +1,7 @@
 import GraffityARCloud
-import Locking
+import Support
+import VPSModel
 import Testing
-import VPS
 
 /// A backend failing with the given errors first, then answering; it notes the virtual
 /// time of every attempt so the delays between them can be checked.

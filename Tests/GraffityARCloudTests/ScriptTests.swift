@@ -2,7 +2,7 @@ import Foundation
 import Geometry
 import GraffityARCloud
 import Testing
-import VPS
+import VPSModel
 
 @MainActor
 @Suite("Scripted sessions")

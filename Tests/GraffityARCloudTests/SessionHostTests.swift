@@ -1,7 +1,7 @@
 import Geometry
 import GraffityARCloud
 import Testing
-import VPS
+import VPSModel
 
 @MainActor
 @Suite("Session host")

@@ -2,7 +2,7 @@ import Foundation
 import Geometry
 import GraffityARCloud
 import Testing
-import VPS
+import VPSModel
 import VPSServer
 
 /// A whole AR session on the shipped data: the recorded query walk replayed against the

@@ -1,7 +1,6 @@
 import Geometry
 import GraffityARCloud
 import Testing
-import VPS
 
 @MainActor
 @Suite("Taps on AR objects")

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import VPS
 import VPSClient
 import VPSServer
+import TestSupport
 
 /// Every token case against a real server: missing, malformed, unknown, expired, revoked
 /// → 401 with `WWW-Authenticate: Bearer`; scoped to other maps → 403.

@@ -1,9 +1,10 @@
 import Foundation
 import Geometry
 import Testing
-import VPS
+import VPSModel
 import VPSClient
 import VPSServer
+import TestSupport
 
 /// Every refused request gets the right status and a JSON error that says what was wrong,
 /// and the server keeps serving afterwards.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import VPS
+import VPSModel
 import VPSServer
+import TestSupport
 
 private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()

@@ -1,7 +1,7 @@
 import Foundation
 import Geometry
 import Testing
-import VPS
+import VPSModel
 @testable import VPSServer
 
 /// The hand-written answer JSON must read back as exactly the value, and be the same JSON

@@ -1,8 +1,12 @@
 import Foundation
 import Testing
-import VPS
+import Localization
+import MapBuilding
+import TestSupport
+import VPSModel
 import VPSClient
 import VPSServer
+import Storage
 
 /// The map cache bounded by memory: least recently used maps go first, a map in use stays,
 /// and over HTTP the answers stay those of the in-process localizer while maps come and go,

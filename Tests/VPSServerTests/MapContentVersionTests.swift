@@ -1,8 +1,10 @@
 import Foundation
 import Testing
-import VPS
+import Localization
+import VPSModel
 import VPSClient
 import VPSServer
+import Storage
 
 /// Every localize answer and `/v1/maps` entry names the map's content version (SHA-256
 /// of the file), so a client sees a rollout.

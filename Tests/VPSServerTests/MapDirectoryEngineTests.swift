@@ -1,9 +1,12 @@
 import Foundation
 import Synchronization
 import Testing
-import VPS
+import Localization
+import VPSModel
 import VPSClient
 import VPSServer
+import Storage
+import TestSupport
 
 /// The production engine over real map files: listing, scenes over HTTP, path safety, the
 /// bounded cache, and how localizer failures reach the client.

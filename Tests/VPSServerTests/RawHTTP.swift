@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A bare TCP client for sending exactly the bytes a test wants (broken framing, lying
 /// Content-Length, stalls) and reading back the raw response.
@@ -159,4 +160,16 @@ func localizePost(token: String?, contentType: String?, body: [UInt8], contentLe
     if let contentType { head += "Content-Type: \(contentType)\r\n" }
     head += "Content-Length: \(contentLength ?? body.count)\r\nConnection: close\r\n\r\n"
     return Array(head.utf8) + body
+}
+
+/// `rawExchange` started at once on a thread of its own (`ThreadTask`).
+///
+/// Such a request is held: its answer comes only once the test lets it (opens a gate,
+/// stops the server), and the test gets there through `await`s that a loaded run (ASan,
+/// every suite at once on 2 cores) can starve for minutes. So the client waits 600 s by
+/// default; the timeout only guards against a hang, it measures nothing. (At 60 s, the
+/// running request of `aQueuedLocalizationIsAnswered503AtItsDeadlineWithoutStarting` gave
+/// up before its test opened the gate, in 2 ASan runs of 2.)
+func rawExchangeStarted(port: UInt16, _ request: [UInt8], timeout: Double = 600) -> ThreadTask<Result<RawResponse, any Error>> {
+    ThreadTask { Result { try rawExchange(port: port, request, timeout: timeout) } }
 }

@@ -1,9 +1,9 @@
 import Foundation
-import Locking
+import Support
 import Testing
-import VPS
 import VPSClient
 import VPSServer
+import TestSupport
 
 /// Load, stalled clients, graceful stop, metrics and transport failures, against a real
 /// server on a loopback port.

@@ -1,9 +1,9 @@
 import Foundation
 import Geometry
 import Testing
-import VPS
 import VPSClient
 import VPSServer
+import TestSupport
 
 @Suite struct ServerClientTests {
     @Test func healthAnswersWithoutToken() async throws {

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
-import VPS
+import Localization
+import VPSModel
 import VPSClient
 import VPSServer
+import Storage
 
 /// The package root (three levels above this file).
 private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

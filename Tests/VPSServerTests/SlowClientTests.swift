@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-import VPS
 import VPSServer
+import TestSupport
 
 /// Slow-client defence against a real server on loopback: the per-address connection cap,
 /// the request-head deadline and the minimum body rate, none of which trickling extends.

@@ -1,9 +1,9 @@
 import Foundation
 import Geometry
 import Testing
-import VPS
 import VPSClient
 import VPSServer
+import TestSupport
 
 /// Localizations on the worker pool, against a real server on loopback: cheap requests are
 /// not held back by busy workers, a full queue answers 503 at once, the time budget answers

@@ -1,6 +1,7 @@
 import Geometry
 import Testing
 import Vision
+import TestSupport
 
 @Suite struct AbsolutePoseTests {
     @Test func p3pRecoversExactPosesToNanoPrecision() throws {

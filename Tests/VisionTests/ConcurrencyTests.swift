@@ -1,5 +1,7 @@
 import Testing
 import Vision
+import Baselines
+import TestSupport
 
 /// The core keeps per-thread scratch (pose, matching) and per-extractor buffers: running
 /// many calls at once on the cooperative pool must give exactly the sequential results.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Vision
+import Baselines
 
 /// Damaged image files are decode errors, never a blank image, and say nothing on stderr.
 @Suite struct DamagedImageTests {

@@ -1,5 +1,6 @@
 import Testing
 import Vision
+import TestSupport
 
 @Suite struct DescriptorMatcherTests {
     /// Random descriptors, and copies of them with `flips` bits flipped.

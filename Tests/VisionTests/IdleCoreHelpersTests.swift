@@ -1,5 +1,6 @@
 import Foundation
-import Locking
+import Baselines
+import Support
 import Testing
 import Vision
 

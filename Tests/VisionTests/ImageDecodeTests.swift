@@ -1,5 +1,7 @@
 import Testing
 import Vision
+import Baselines
+import TestSupport
 
 @Suite struct ImageDecodeTests {
     let image = try! SyntheticImages.texture(width: 160, height: 120, seed: 3)

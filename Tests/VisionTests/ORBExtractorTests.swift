@@ -123,6 +123,8 @@ import Vision
 }
 
 import Geometry
+import Baselines
+import TestSupport
 enum CameraIntrinsicsFixture {
     static let distorted = CameraIntrinsics(width: 640, height: 480, fx: 500, fy: 500, cx: 320, cy: 240,
                                             distortion: [-0.28, 0.07, 0.001, -0.0005, 0.0])

@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 import Testing
 import Vision
+import TestSupport
 
 /// The first-order pose covariance (`PoseUncertainty`) and the rival search.
 @Suite struct PoseUncertaintyTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import Vision
+import Baselines
+import TestSupport
 
 /// Repeated calls must not grow the process: the C++ side owns nothing past a call except
 /// the extractor's reusable buffers, which stop growing after the first frame.

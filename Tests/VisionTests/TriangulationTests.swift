@@ -1,6 +1,7 @@
 import Geometry
 import Testing
 import Vision
+import TestSupport
 
 @Suite struct TriangulationTests {
     let cam = testCamera

@@ -1,6 +1,7 @@
 import Geometry
 import Testing
 import Vision
+import TestSupport
 
 /// The upright P2P minimal solver and gravity-aware RANSAC (known camera gravity).
 @Suite struct UprightPoseTests {

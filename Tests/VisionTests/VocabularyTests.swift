@@ -1,5 +1,6 @@
 import Testing
 import Vision
+import TestSupport
 
 /// `centres` random descriptors, and `perCentre` variants of each with `flips` random bits flipped.
 func clusteredDescriptors(centres: Int, perCentre: Int, flips: Int, seed: UInt64)

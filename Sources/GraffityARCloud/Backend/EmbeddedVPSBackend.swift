@@ -1,8 +1,10 @@
 import Dispatch
 import Foundation
-import Locking
+import Localization
+import Storage
+import Support
+import VPSModel
 import Geometry
-import VPS
 
 /// The in-process VPS: localizes against a map file on this machine, with no server.
 /// `GraffityARCloud` uses it when `Configuration.serverURL` is nil.

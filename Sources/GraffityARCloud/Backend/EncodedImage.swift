@@ -1,5 +1,5 @@
 import Foundation
-import VPS
+import VPSModel
 
 /// A camera frame as encoded bytes (JPEG or PNG), the form both backends take.
 public struct EncodedImage: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Foundation
-import VPS
+import VPSModel
 import VPSClient
 
 /// The arcloud VPS HTTP service as a `VPSBackend`, over the `VPSClient` module's libcurl

@@ -1,3 +1,4 @@
+import Support
 /// How long to keep trying a backend that fails transiently: exponential backoff with
 /// full jitter, bounded by a number of attempts and by a total time budget.
 ///
@@ -44,14 +45,6 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The delay before retry `retry` for a jitter value `unit` in `0..<1`.
     public func backoff(beforeRetry retry: Int, unit: Double) -> Duration {
         .seconds(backoffCeiling(beforeRetry: retry).seconds * min(max(unit, 0), 1))
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a floating-point number.
-    var seconds: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) * 1e-18
     }
 }
 

@@ -1,4 +1,4 @@
-import VPS
+import VPSModel
 
 /// A `VPSBackend` that retries the transient failures of another one under a
 /// `RetryPolicy`: callers see either an answer, a terminal failure (at once), or

@@ -1,4 +1,4 @@
-import VPS
+import VPSModel
 
 /// The backend of a configuration that names no VPS (no `serverURL` and no
 /// `embeddedMapURL`). `GraffityARCloud.makeViewController` refuses such a session before

@@ -1,4 +1,4 @@
-import VPS
+import VPSModel
 
 /// The one thing the session needs from a visual positioning service: localize a camera
 /// frame against a map, and hand out the map's scene content.

@@ -1,4 +1,4 @@
-import Locking
+import Support
 
 /// Where retry jitter comes from: uniform numbers in `0..<1`.
 ///

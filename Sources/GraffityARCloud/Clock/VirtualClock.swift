@@ -1,4 +1,4 @@
-import Locking
+import Support
 
 /// A clock whose time moves only when it is told to.
 ///

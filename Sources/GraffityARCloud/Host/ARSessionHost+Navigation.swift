@@ -1,6 +1,6 @@
 import Foundation
 import Geometry
-import VPS
+import VPSModel
 
 /// Navigation in progress on a host.
 struct ActiveNavigation {

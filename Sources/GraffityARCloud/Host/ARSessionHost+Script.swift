@@ -1,4 +1,3 @@
-import VPS
 
 extension ARSessionHost {
     /// Runs the scripted actions stamped strictly before `time`.

@@ -1,5 +1,4 @@
 import Geometry
-import VPS
 
 extension ARSessionHost {
     /// A tap on the view at `pixel` of the frame on screen: casts a ray from the current

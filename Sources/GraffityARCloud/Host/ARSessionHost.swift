@@ -1,6 +1,8 @@
 import Foundation
 import Geometry
-import VPS
+import Localization
+import VPSModel
+import Support
 
 /// The headless stand-in for the SDK's AR view controller: it replays a recorded session's
 /// frames, asks the VPS to localize one every `Configuration.vpsRequestInterval`, and
@@ -417,11 +419,4 @@ public class ARSessionHost {
     }
 }
 
-extension Duration {
-    /// The duration rounded to the nearest microsecond.
-    var roundedToMicroseconds: Duration {
-        let (seconds, attoseconds) = components
-        let micro = (Double(attoseconds) / 1e12).rounded()
-        return .seconds(seconds) + .microseconds(Int64(micro))
-    }
-}
+

@@ -1,5 +1,5 @@
 import Foundation
-import VPS
+import VPSModel
 
 /// Supplies the encoded image of a recorded frame when the session sends it to the VPS.
 /// Called off the main actor, once per VPS request (not per frame).

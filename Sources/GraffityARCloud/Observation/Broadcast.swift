@@ -1,4 +1,4 @@
-import Locking
+import Support
 
 /// Fans values out to any number of subscribers: `AsyncStream`s (one continuation each)
 /// and closures run on the main actor. Subscribers leave when their stream terminates or

@@ -1,4 +1,4 @@
-import Locking
+import Support
 
 /// A closure subscription to a session's state, standing in for Combine's
 /// `AnyCancellable` on platforms without Combine.

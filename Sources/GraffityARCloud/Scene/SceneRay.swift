@@ -1,5 +1,5 @@
 import Geometry
-import VPS
+import VPSModel
 import Vision
 
 /// A ray in the map frame, cast from a camera through one pixel: how a tap picks the AR

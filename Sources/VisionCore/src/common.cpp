@@ -1,5 +1,5 @@
 #include "vc_common.h"
-#include "internal.hpp"
+#include "vc_guarded.hpp"
 #include <opencv2/core.hpp>
 #include <malloc.h>
 

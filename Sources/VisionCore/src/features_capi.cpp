@@ -1,6 +1,6 @@
 // C ABI for ORB extraction and keypoint undistortion.
 #include "vc_features.h"
-#include "internal.hpp"
+#include "vc_guarded.hpp"
 #include "orb_extractor.hpp"
 #include <opencv2/calib3d.hpp>
 

@@ -1,6 +1,6 @@
 #include "idle_helpers.hpp"
 #include "vc_idle_helpers.h"
-#include "internal.hpp"
+#include "vc_guarded.hpp"
 #include <algorithm>
 #include <pthread.h>
 

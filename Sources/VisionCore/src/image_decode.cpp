@@ -1,6 +1,6 @@
 // JPEG/PNG header probing and grayscale decode into a caller buffer.
 #include "vc_image.h"
-#include "internal.hpp"
+#include "vc_guarded.hpp"
 #include "jpeg_decode.hpp"
 #include "png_decode.hpp"
 #include <array>

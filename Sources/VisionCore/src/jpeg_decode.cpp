@@ -3,7 +3,7 @@
 // not write to its host's stderr, and a damaged frame must be an error, so JPEGs are
 // decoded here with an error manager that records instead of printing.
 #include "jpeg_decode.hpp"
-#include "internal.hpp"
+#include "vc_guarded.hpp"
 #include <csetjmp>
 #include <cstdio>
 #include <jpeglib.h>

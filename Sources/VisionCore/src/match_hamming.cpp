@@ -1,6 +1,6 @@
 // Hamming matching with hardware popcount (hot_isa.hpp).
 #include "vc_match.h"
-#include "internal.hpp"
+#include "vc_guarded.hpp"
 #include <cstring>
 #include <string>
 #include <vector>

@@ -3,7 +3,7 @@
 // library must not write to its host's stderr, so PNGs are decoded here with handlers
 // that turn errors into a status and drop warnings.
 #include "png_decode.hpp"
-#include "internal.hpp"
+#include "vc_guarded.hpp"
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>

@@ -1,7 +1,7 @@
 // C ABI for absolute pose: converts pixels to normalised coordinates once, runs the solver
 // pieces in src/pose/, and writes results into caller buffers.
 #include "vc_pose.h"
-#include "internal.hpp"
+#include "vc_guarded.hpp"
 #include "pose/absolute_pose_estimator.hpp"
 #include "pose/lo_ransac.hpp"
 #include "pose/pose_covariance.hpp"

@@ -1,6 +1,6 @@
 // Multi-view triangulation: DLT in normalised coordinates, Gauss–Newton on pixel error.
 #include "vc_triangulate.h"
-#include "internal.hpp"
+#include "vc_guarded.hpp"
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>

@@ -1,5 +1,5 @@
 import Foundation
-import VPS
+import VPSModel
 
 /// Checks where a command will write before it does any work: a batch that runs for
 /// minutes must not fail at the end because `--out` names a file or a folder it cannot

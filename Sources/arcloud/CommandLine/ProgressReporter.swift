@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import Support
 
 /// Progress of a batch job on stderr: a redrawn bar on a terminal, a plain line every 10 %
 /// otherwise (logs and CI stay readable).

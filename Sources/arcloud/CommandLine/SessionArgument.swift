@@ -1,5 +1,5 @@
 import Foundation
-import VPS
+import VPSModel
 
 /// A recorded session named on the command line.
 enum SessionArgument {

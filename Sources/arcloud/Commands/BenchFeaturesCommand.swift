@@ -1,5 +1,6 @@
 import Foundation
 import Vision
+import Baselines
 
 struct BenchFeaturesCommand: Command {
     static let name = "bench features"

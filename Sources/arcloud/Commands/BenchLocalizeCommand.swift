@@ -1,7 +1,11 @@
 import Foundation
 import Geometry
 import Vision
-import VPS
+import Baselines
+import Localization
+import Support
+import VPSModel
+import Storage
 
 struct BenchLocalizeCommand: Command {
     static let name = "bench localize"

@@ -1,6 +1,8 @@
 import Foundation
 import Vision
-import VPS
+import Benchmarks
+import Localization
+import MapBuilding
 
 struct BenchRealCommand: Command {
     static let name = "bench real"

@@ -1,5 +1,9 @@
 import Foundation
-import VPS
+import Benchmarks
+import Localization
+import SceneSynthesis
+import VPSModel
+import Storage
 
 struct BenchScaleCommand: Command {
     static let name = "bench scale"

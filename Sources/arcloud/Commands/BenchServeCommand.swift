@@ -1,6 +1,7 @@
 import Foundation
-import Locking
-import VPS
+import Benchmarks
+import Support
+import VPSModel
 import VPSClient
 import VPSServer
 
@@ -103,7 +104,7 @@ struct BenchServeCommand: Command {
         // Blocking work on a named thread of its own: the per-thread CPU split leaves it out,
         // and the Swift concurrency pool is not held.
         let outcome = Locked<Result<[ServeBenchmark.Round], any Error>>(.success([]))
-        ThreadGroup.run(count: 1) { _ in
+        WorkerThreads.run(count: 1) { _ in
             CurrentThread.setName("bench-driver")
             outcome.withLock { $0 = Result { try bench.warmUp(); return try (0..<roundCount).map { _ in try bench.round() } } }
         }

@@ -1,5 +1,5 @@
 import Foundation
-import VPS
+import Evaluation
 
 struct CompareCommand: Command {
     static let name = "compare"

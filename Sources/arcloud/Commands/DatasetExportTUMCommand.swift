@@ -1,5 +1,5 @@
 import Foundation
-import VPS
+import VPSModel
 
 struct DatasetExportTUMCommand: Command {
     static let name = "dataset export-tum"

@@ -1,5 +1,6 @@
 import Foundation
-import VPS
+import Formats
+import VPSModel
 
 struct DatasetImportCOLMAPCommand: Command {
     static let name = "dataset import-colmap"

@@ -1,5 +1,5 @@
 import Foundation
-import VPS
+import Formats
 
 struct DatasetImportNerfstudioCommand: Command {
     static let name = "dataset import-nerfstudio"

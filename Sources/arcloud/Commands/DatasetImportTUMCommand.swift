@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
-import VPS
+import Formats
+import VPSModel
 
 struct DatasetImportTUMCommand: Command {
     static let name = "dataset import-tum"

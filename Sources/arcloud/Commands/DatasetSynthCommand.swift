@@ -1,5 +1,6 @@
 import Foundation
-import VPS
+import SceneSynthesis
+import VPSModel
 
 struct DatasetSynthCommand: Command {
     static let name = "dataset synth"

@@ -1,5 +1,6 @@
 import Foundation
-import VPS
+import Formats
+import VPSModel
 
 struct DatasetValidateCommand: Command {
     static let name = "dataset validate"

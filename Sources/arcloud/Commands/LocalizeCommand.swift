@@ -1,5 +1,9 @@
 import Foundation
-import VPS
+import Benchmarks
+import Evaluation
+import Localization
+import VPSModel
+import Storage
 
 struct LocalizeCommand: Command {
     static let name = "localize"

@@ -1,5 +1,5 @@
 import Foundation
-import VPS
+import VPSModel
 import VPSClient
 
 /// The `--server` side of `arcloud localize`: checks the service, token and map before

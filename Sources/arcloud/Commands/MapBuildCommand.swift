@@ -1,6 +1,11 @@
 import Foundation
-import VPS
+import Formats
+import Localization
+import MapBuilding
+import Storage
+import VPSModel
 import Vision
+import Support
 
 struct MapBuildCommand: Command {
     static let name = "map build"
@@ -197,6 +202,6 @@ struct MapBuildCommand: Command {
     }
 
     private static func secs(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+        d.seconds
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
-import VPS
+import Localization
+import Storage
+import Support
 
 struct MapInspectCommand: Command {
     static let name = "map inspect"
@@ -103,7 +105,7 @@ struct MapInspectCommand: Command {
 }
 
 fileprivate func fmt(_ x: Double) -> String { String(format: "%.3g", x) }
-fileprivate func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18 }
+fileprivate func seconds(_ d: Duration) -> Double { d.seconds }
 fileprivate func formatBytes(_ n: Int) -> String {
     n >= 1_000_000 ? String(format: "%.1f MB", Double(n) / 1e6) : n >= 1000 ? String(format: "%.1f kB", Double(n) / 1e3) : "\(n) B"
 }

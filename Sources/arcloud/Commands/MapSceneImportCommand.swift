@@ -1,5 +1,7 @@
 import Foundation
-import VPS
+import Localization
+import Storage
+import VPSModel
 
 struct MapSceneImportCommand: Command {
     static let name = "map scene import"

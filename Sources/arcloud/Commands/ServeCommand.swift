@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import VPS
 import VPSServer
 
 struct ServeCommand: Command {

@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 import Geometry
 import GraffityARCloud
-import Locking
+import Localization
+import Support
+import VPSModel
 import Synchronization
-import VPS
 import VPSClient
 
 /// Localizes frames through the HTTP service, for `arcloud localize --server`: one
@@ -56,8 +57,7 @@ final class ServiceFrameLocalizer: FrameLocalizer {
                     throw ServiceFrameError(message: message)
                 }
                 retries.add(1, ordering: .relaxed)
-                let (s, atto) = delay.components
-                Thread.sleep(forTimeInterval: Double(s) + Double(atto) * 1e-18)
+                Thread.sleep(forTimeInterval: delay.seconds)
                 attempt += 1
             }
         }

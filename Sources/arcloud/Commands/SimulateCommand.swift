@@ -1,6 +1,7 @@
 import Foundation
 import GraffityARCloud
-import VPS
+import VPSModel
+import Support
 
 struct SimulateCommand: Command {
     static let name = "simulate"
@@ -142,7 +143,7 @@ struct SimulateCommand: Command {
             ("expect", .array(expectations.map { .string($0.rawValue) })),
             ("unmet", .array(unmet.map { .string($0.rawValue) })),
             ("exitStatus", .integer(Int(status))),
-            ("wallSeconds", SimulationJSON.number((ContinuousClock.now - started).secondsValue, places: 3)),
+            ("wallSeconds", SimulationJSON.number((ContinuousClock.now - started).seconds, places: 3)),
         ])
 
         var words = ["\(presented)/\(session.frames.count) frames", "\(host.vpsRequestCount) VPS requests (\(localized) localized)"]

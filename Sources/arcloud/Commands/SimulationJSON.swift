@@ -1,7 +1,7 @@
 import Foundation
 import Geometry
 import GraffityARCloud
-import VPS
+import VPSModel
 
 /// A JSON value whose object keys keep the order they were given in, so every line of
 /// `arcloud simulate` lists its fields in one documented, stable order.

@@ -1,5 +1,6 @@
 import Foundation
 import GraffityARCloud
+import Support
 
 /// Writes what a simulated session does as JSON lines on standard output: each state
 /// snapshot (through a state subscription, which also sees the snapshot a shutdown
@@ -31,7 +32,7 @@ final class SimulationPrinter: GraffityARCloudDelegate {
     }
 
     private func write(kind: String, _ fields: [(String, JSONLineValue)]) {
-        let time = (host?.replayTime).map { SimulationJSON.number($0.secondsValue, places: 3) } ?? .number(0)
+        let time = (host?.replayTime).map { SimulationJSON.number($0.seconds, places: 3) } ?? .number(0)
         let line = JSONLineValue.object([("kind", .string(kind)), ("time", time),
                                          ("frame", SimulationJSON.optional(host?.currentFrame?.id))] + fields)
         output.write(Data((line.text + "\n").utf8))
@@ -57,10 +58,4 @@ final class SimulationPrinter: GraffityARCloudDelegate {
     }
 }
 
-extension Duration {
-    /// The duration in seconds.
-    var secondsValue: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) * 1e-18
-    }
-}
+

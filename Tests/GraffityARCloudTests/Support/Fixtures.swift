@@ -1,7 +1,7 @@
 import Foundation
 import Geometry
 import GraffityARCloud
-import VPS
+import VPSModel
 
 /// Frame images for tests: a JPEG signature only. The scripted backend never decodes it.
 struct StubImages: FrameImageSource {

@@ -1,8 +1,8 @@
 import Foundation
 import Geometry
 import GraffityARCloud
-import Locking
-import VPS
+import Support
+import VPSModel
 
 /// A test double of `VPSBackend` that localizes every frame at its ground-truth pose (or
 /// refuses frames listed in `refuse`), with a fixed scene: for testing what the session

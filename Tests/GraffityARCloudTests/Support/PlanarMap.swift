@@ -1,8 +1,11 @@
 import Foundation
 import Geometry
 import GraffityARCloud
-import VPS
+import Baselines
+import Localization
+import VPSModel
 import Vision
+import Storage
 
 /// A small real map made without the map builder: a textured wall 4 m in front of a camera
 /// at the origin. Every ORB feature of the image is back-projected onto the wall, so the

@@ -1,7 +1,7 @@
 import Foundation
 import GraffityARCloud
-import Locking
-import VPS
+import Support
+import VPSModel
 
 /// A test double of `VPSBackend` that answers from a script, to drive the session's state
 /// machine. Not a localizer: it returns whatever the test put in the script.

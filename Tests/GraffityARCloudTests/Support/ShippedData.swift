@@ -1,7 +1,9 @@
 import Foundation
 import Geometry
 import GraffityARCloud
-import VPS
+import Localization
+import VPSModel
+import Storage
 
 /// The shipped map and recorded sessions (made by the project's own generator and map
 /// builder), and the script the shipped query session is simulated with.

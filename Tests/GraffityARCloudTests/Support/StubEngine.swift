@@ -1,7 +1,8 @@
 import Foundation
 import Geometry
 import Synchronization
-import VPS
+import Localization
+import VPSModel
 import VPSServer
 
 /// A `LocalizationEngine` for HTTP lifecycle tests ONLY: it serves one map's scene and

@@ -1,0 +1,127 @@
+import Foundation
+import Geometry
+import Vision
+import VPSModel
+
+/// Checks a recorded-session folder and lists every problem it finds.
+///
+/// Structural problems (unreadable or malformed `session.json`, unknown version,
+/// non-unit quaternion) stop the check with that one problem, since nothing after can be
+/// trusted. Otherwise all problems are reported: what every reader refuses
+/// (`RecordedSession.contentProblems`: invalid intrinsics, no frames, times the replay
+/// clock cannot hold, an overlong script), duplicate frame ids, non-monotonic timestamps,
+/// image paths outside the folder (symlinks included), non-regular image files, missing
+/// images, images that do not decode in full (a checksum, a cut file, a header alone),
+/// images whose size differs from the camera's, and odometry that is not gravity-aligned
+/// where the ground truth says so. Problems in `session.json` are located as
+/// `session.json: <field>`, those of an image file by its path.
+public enum SessionValidator {
+    /// Problems of the session stored in `directory`; empty when it is valid.
+    public static func validate(directory: URL) -> [DatasetProblem] {
+        let session: RecordedSession
+        do {
+            session = try RecordedSession.load(from: directory)
+        } catch let p as DatasetProblem {
+            return [p]
+        } catch {
+            return [DatasetProblem(.unreadableFile, at: RecordedSession.fileName, "\(error)")]
+        }
+        return validate(session, directory: directory)
+    }
+
+    /// Problems of a decoded `session`; image files are checked when `directory` is given.
+    public static func validate(_ session: RecordedSession, directory: URL?) -> [DatasetProblem] {
+        var problems: [DatasetProblem] = []
+        if session.version != RecordedSession.currentVersion {
+            problems.append(DatasetProblem(.unsupportedVersion, at: field("version"),
+                "version \(session.version) is not supported (this build reads version \(RecordedSession.currentVersion))"))
+        }
+        problems += session.contentProblems.map { DatasetProblem($0.kind, at: field($0.location), $0.message) }
+        var firstIndexOfId: [String: Int] = [:]
+        for (i, frame) in session.frames.enumerated() {
+            let at = field("frames[\(i)]")
+            if let first = firstIndexOfId[frame.id] {
+                problems.append(DatasetProblem(.duplicateFrameId, at: "\(at).id",
+                    "id '\(frame.id)' is already used by frames[\(first)]"))
+            } else {
+                firstIndexOfId[frame.id] = i
+            }
+            if i > 0, SessionTime.problem(frame.timestamp) == nil, SessionTime.problem(session.frames[i - 1].timestamp) == nil,
+               frame.timestamp <= session.frames[i - 1].timestamp {
+                problems.append(DatasetProblem(.nonMonotonicTimestamp, at: "\(at).timestamp",
+                    "timestamp \(frame.timestamp) is not after frames[\(i - 1)]'s \(session.frames[i - 1].timestamp)"))
+            }
+            for (field, pose) in [("pose", frame.pose), ("odometry", frame.odometry)] {
+                if let q = pose?.rotation, abs(q.norm - 1) > 1e-3 {
+                    problems.append(DatasetProblem(.nonUnitQuaternion, at: "\(at).\(field).q",
+                        "quaternion is not unit length (norm \(q.norm))"))
+                }
+            }
+            if let directory { problems += imageProblems(frame, index: i, session: session, directory: directory) }
+        }
+        if let p = gravityProblem(session) { problems.append(p) }
+        return problems
+    }
+
+    /// A field of `session.json` as a problem's location: `session.json: frames[3].id`.
+    static func field(_ path: String) -> String { "\(RecordedSession.fileName): \(path)" }
+
+    /// Frames' gravity comes from their odometry (`RecordedSession.Frame.gravity`), which
+    /// must therefore be gravity-aligned like ARKit's and ARCore's; where a frame also has
+    /// ground truth the two gravities can be compared. One problem for the session, naming
+    /// the first frame, since a frame convention is wrong for all frames or none.
+    static let maxGravityDisagreementDegrees = 5.0
+
+    private static func gravityProblem(_ session: RecordedSession) -> DatasetProblem? {
+        var bad: [(index: Int, degrees: Double)] = []
+        var compared = 0
+        for (i, frame) in session.frames.enumerated() {
+            guard let g = frame.gravity, let pose = frame.pose, abs(pose.rotation.norm - 1) <= 1e-3 else { continue }
+            compared += 1
+            let degrees = angleDegrees(between: g, and: pose.gravityInCamera)
+            if degrees > maxGravityDisagreementDegrees { bad.append((i, degrees)) }
+        }
+        guard let first = bad.first else { return nil }
+        return DatasetProblem(.odometryNotGravityAligned, at: field("frames[\(first.index)].odometry"),
+            String(format: "odometry is not gravity-aligned (+y up) in %d of %d frames (here %.1f° from the ground truth's gravity); "
+                   + "localization would use a wrong gravity: fix the odometry frame or localize with --no-gravity",
+                   bad.count, compared, first.degrees))
+    }
+
+    private static func imageProblems(_ frame: RecordedSession.Frame, index i: Int,
+                                      session: RecordedSession, directory: URL) -> [DatasetProblem] {
+        let url: URL
+        do {
+            url = try RecordedSession.imageURL(of: frame, in: directory)
+        } catch let e as ContainedPathError {
+            switch e.reason {
+            case .empty, .outsideFolder:
+                return [DatasetProblem(.imagePathOutsideSession, at: field("frames[\(i)].image"),
+                    "'\(frame.image)' must be a path inside the session folder")]
+            case .missing, .folderUnreadable:
+                return [DatasetProblem(.missingFrameImage, at: frame.image, "image of frame '\(frame.id)' does not exist")]
+            case .notRegularFile(let kind):
+                return [DatasetProblem(.unreadableFrameImage, at: frame.image,
+                    "image of frame '\(frame.id)' is \(kind), not a regular file")]
+            }
+        } catch {
+            return [DatasetProblem(.unreadableFrameImage, at: frame.image, "\(error)")]
+        }
+        // Decoded in full, as localize will: a header alone says nothing of a bad checksum,
+        // a cut file or missing image data. The size is then the decoded one.
+        let decoded: GrayImage
+        do {
+            decoded = try GrayImage(decoding: [UInt8](RegularFile.read(url)))
+        } catch let e as VisionError {
+            return [DatasetProblem(.unreadableFrameImage, at: frame.image, "image of frame '\(frame.id)' does not decode: \(e.message)")]
+        } catch {
+            return [DatasetProblem(.unreadableFrameImage, at: frame.image, "image of frame '\(frame.id)': \(error)")]
+        }
+        let cam = session.camera
+        if decoded.width != cam.width || decoded.height != cam.height {
+            return [DatasetProblem(.imageSizeMismatch, at: frame.image,
+                "image is \(decoded.width)x\(decoded.height) but the camera says \(cam.width)x\(cam.height)")]
+        }
+        return []
+    }
+}

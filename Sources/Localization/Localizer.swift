@@ -1,0 +1,415 @@
+import Foundation
+import Geometry
+import Vision
+import Support
+import VPSModel
+
+/// Finds where a camera is in a map from one image.
+///
+/// Pipeline per frame: decode → ORB → 2D–3D candidates (vocabulary nodes in single-shot
+/// mode, or projection of the local map with a pose prior in tracking mode) → Hamming
+/// matching with a ratio test → LO-RANSAC with upright P2P when the device's gravity comes
+/// with the frame, Lambda Twist P3P otherwise → guided passes that project the local map
+/// with the pose to gather more matches → robust LM → accept or reject (`PoseAcceptance`:
+/// the global matches must be significant a contrario, the pose determined within the
+/// promised accuracy, without a rival that fits as well, and explaining the image regions
+/// where the map expects structure).
+///
+/// Gravity matters most on hard frames: blur leaves 5–10 right matches among a hundred,
+/// which a two-point sample finds in a few hundred draws and a three-point one in
+/// thousands (on the shipped blurred session, 87 % of frames placed within (5 cm, 2°) from
+/// the image alone, 96 % with gravity).
+///
+/// Matching goes straight from image features to map points through the vocabulary
+/// (as in Sattler et al.'s Active Search) instead of first retrieving keyframes: it skips
+/// a retrieval stage and its recall loss, and costs a few thousand Hamming distances. A
+/// frame it cannot place is matched again with multi-probe quantization: blur moves many
+/// descriptors across a cluster boundary of the vocabulary, so each feature also tries the
+/// nodes it lies nearly as close to (`LocalizerOptions.fallbackProbes`).
+///
+/// Thread safety: `localize` may be called from any thread; calls on one localizer
+/// serialise on its ORB extractor. For parallel work make one localizer per worker with
+/// `makeWorker()`: workers share the map and its index, not their scratch buffers.
+public final class Localizer: Sendable {
+    public let map: VPSMap
+    public let options: LocalizerOptions
+    /// Vocabulary node → map points, for global matching.
+    private let index: CandidateIndex
+    let viewing: ViewingDirections
+    /// Each map point's triangulation covariance.
+    let pointUncertainty: PointUncertainty
+    private let localMap: LocalMap
+    /// The map's length scale: every length threshold is a multiple of it.
+    public let scale: MapScale
+    /// The map's upright frame when its up direction is known; nil otherwise, and then a
+    /// frame's gravity is ignored (it cannot be related to the map).
+    let upright: UprightFrame?
+    private let vocabulary: Vocabulary
+    private let extractor: ORBExtractor
+    /// Keypoint position noise per pyramid level, relative to level 0.
+    let octaveSigma: [Double]
+
+    /// Prepares `map` for localization (builds the candidate index: a few ms per 100k points).
+    public convenience init(map: VPSMap, options: LocalizerOptions = LocalizerOptions()) throws {
+        guard let vocabulary = map.vocabulary, map.points.count >= 4 else {
+            throw LocalizationError.emptyMap(map.metadata.name)
+        }
+        // Depth 0 is the root: every map point is every feature's candidate.
+        let wholeMap = options.matchesWholeMap(points: map.points.count)
+        let depth = min(options.candidateDepth ?? (wholeMap ? 0 : max(1, vocabulary.depth - 1)), vocabulary.depth)
+        let scale = MapScale(map: map)
+        self.init(map: map, options: options, vocabulary: vocabulary, upright: Self.upDirection(of: map).map(UprightFrame.init),
+                  index: CandidateIndex(map: map, vocabulary: vocabulary, depth: depth),
+                  viewing: ViewingDirections(map: map),
+                  pointUncertainty: PointUncertainty(map: map, scaleFactor: Double(options.orb.scaleFactor)),
+                  localMap: LocalMap(map: map, nearbyRadius: scale(options.nearbyKeyframeRadius)),
+                  scale: scale, extractor: try ORBExtractor(options: options.queryORB(mapPoints: map.points.count)))
+    }
+
+    private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, upright: UprightFrame?,
+                 index: CandidateIndex, viewing: ViewingDirections, pointUncertainty: PointUncertainty,
+                 localMap: LocalMap, scale: MapScale, extractor: ORBExtractor) {
+        self.map = map; self.options = options; self.vocabulary = vocabulary; self.scale = scale
+        self.upright = upright
+        self.index = index; self.viewing = viewing; self.pointUncertainty = pointUncertainty
+        self.localMap = localMap; self.extractor = extractor
+        octaveSigma = (0..<max(options.orb.levels, 1)).map { pow(Double(options.orb.scaleFactor), Double($0)) }
+    }
+
+    /// Another localizer over the same map and index with its own scratch buffers.
+    public func makeWorker() throws -> Localizer {
+        Localizer(map: map, options: options, vocabulary: vocabulary, upright: upright, index: index, viewing: viewing,
+                  pointUncertainty: pointUncertainty, localMap: localMap, scale: scale, extractor: try ORBExtractor(options: extractor.options))
+    }
+
+    /// Localizes an encoded image (JPEG or PNG).
+    /// - Parameters:
+    ///   - prior: `T_map_camera` predicted by tracking, or nil for single-shot.
+    ///   - gravity: the device's measured gravity in camera coordinates (world down, the
+    ///     map's −y), or nil when unknown. Phones measure it to a fraction of a degree; it
+    ///     leaves four unknowns instead of six, so pose hypotheses need two matches, not
+    ///     three: frames with few correct matches (blur, dim light) become solvable, and a
+    ///     pose that tilts away from it is rejected.
+    /// - Throws: `LocalizationError` for input it cannot work with.
+    public func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose? = nil,
+                         gravity: SIMD3<Double>? = nil) throws -> LocalizationResult {
+        try localize(encoded: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity, cancellation: .none)
+    }
+
+    /// Localizes an encoded image, checking `cancellation` between stages (see
+    /// `LocalizationCancellation`). Throws `LocalizationError.cancelled` once it is cancelled.
+    public func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose? = nil,
+                         gravity: SIMD3<Double>? = nil,
+                         cancellation: LocalizationCancellation) throws -> LocalizationResult {
+        if let why = intrinsics.problem { throw LocalizationError.invalidIntrinsics(why) }
+        try cancellation.check()
+        var watch = Stopwatch()
+        let image: GrayImage
+        do { image = try GrayImage(decoding: bytes, maxPixels: options.maxImagePixels) } catch {
+            throw LocalizationError.image(error)
+        }
+        let decode = watch.lap()
+        var result = try localize(image: image, intrinsics: intrinsics, prior: prior, gravity: gravity,
+                                  cancellation: cancellation)
+        result.timings.decode = decode
+        result.timings.total += decode
+        return result
+    }
+
+    /// Localizes a decoded gray image (see `localize(encoded:intrinsics:prior:gravity:cancellation:)`).
+    public func localize(image: GrayImage, intrinsics: CameraIntrinsics, prior: Pose? = nil,
+                         gravity: SIMD3<Double>? = nil,
+                         cancellation: LocalizationCancellation = .none) throws -> LocalizationResult {
+        if let why = intrinsics.problem { throw LocalizationError.invalidIntrinsics(why) }
+        if let g = gravity, !(g.x.isFinite && g.y.isFinite && g.z.isFinite && length(g) > 0) {
+            throw LocalizationError.invalidGravity
+        }
+        guard image.width == intrinsics.width, image.height == intrinsics.height else {
+            throw LocalizationError.imageSizeMismatch(image: (image.width, image.height),
+                                                      intrinsics: (intrinsics.width, intrinsics.height))
+        }
+        var timings = StageTimings()
+        var watch = Stopwatch()
+        let features: FeatureSet
+        let keypoints: [Keypoint]
+        do {
+            features = try extractor.extract(image)
+            keypoints = intrinsics.distortion.isEmpty ? features.keypoints : try intrinsics.undistort(features.keypoints)
+        } catch { throw LocalizationError.image(error) }
+        timings.extract = watch.lap()
+        try cancellation.check()
+        // A gravity the map cannot be related to (its up is unknown) is ignored: the frame is
+        // localized from the image alone.
+        let query = Query(features: features, keypoints: keypoints, camera: intrinsics,
+                          gravity: upright == nil ? nil : gravity.map { normalize($0) })
+
+        // Evidence first: a pose from matches that stand on their own. Guided matching
+        // around a pose finds support for almost any pose (repeated texture, small
+        // candidate sets), so it only ever refines a pose that independent matches found —
+        // global ratio-test matches, or a prior-guided pose that agrees with the prior — and
+        // the grown pose is judged on that independent evidence (`PoseAcceptance`).
+        if let prior, let a = try guidedAttempt(query, around: CameraFromWorld(prior),
+                                                search: options.priorSearch,
+                                                localPoints: localPoints(around: prior, inliersOf: nil),
+                                                timings: &timings).attempt,
+           priorRejection(a, query) == nil, let e = a.estimate, agrees(e.pose, with: prior) {
+            let grown = try grow(a, query, timings: &timings)
+            return finish(grown, rejection: priorRejection(grown, query), evidence: nil, query, usedPrior: true,
+                          timings: timings)
+        }
+        // Each global pose with a few inliers is grown at once and judged; the multi-probe
+        // search, costlier, runs only while none is accepted.
+        let searches: [GlobalSearch] = fallbackProbes.map { [.words, .probes($0)] } ?? [.words]
+        var best: Verdict?          // accepted, or the rejected pose with the strongest evidence
+        var strongestFailed: Attempt?
+        for search in searches where best?.rejection != nil || best == nil {
+            try cancellation.check()
+            let a = try globalAttempt(query, search: search, timings: &timings)
+            guard a.inliers >= (query.gravity == nil ? options.seedInliers : options.seedInliersWithGravity) else {
+                if strongestFailed.map({ a.inliers > $0.inliers }) ?? true { strongestFailed = a }
+                continue
+            }
+            let grown = try grow(a, query, timings: &timings)
+            var watch = Stopwatch()
+            let verdict = judge(grown, seed: a, query, searches: searches.count)
+            timings.verify += watch.lap()
+            if best.map({ verdict.rejection == nil || verdict.evidence.log10NFA < $0.evidence.log10NFA }) ?? true {
+                best = verdict
+            }
+        }
+        if let best {
+            return finish(best.attempt, rejection: best.rejection, evidence: best.evidence, query, usedPrior: false,
+                          timings: timings)
+        }
+        let gate = query.gravity == nil ? options.seedInliers : options.seedInliersWithGravity
+        let why = strongestFailed?.estimate == nil ? "no pose: \(strongestFailed?.matches.count ?? 0) tentative matches"
+            : "too few inliers to judge (\(strongestFailed?.inliers ?? 0) < \(gate))"
+        return finish(strongestFailed, rejection: why, evidence: nil, query, usedPrior: false, timings: timings)
+    }
+
+    /// The multi-probe fallback, unless the candidates are already the whole map.
+    private var fallbackProbes: VocabularyProbes? { index.depth > 0 ? options.fallbackProbes : nil }
+
+    /// Guided passes from an evidence pose: the pose predicts where each local-map point
+    /// should appear, which finds matches the first search missed (often the near, most
+    /// informative ones) and tightens the pose. A pass counts only while the evidence's own
+    /// inliers still agree with its pose. Returns the last pass that counted (or `evidence`).
+    private func grow(_ evidence: Attempt, _ query: Query, timings: inout StageTimings) throws -> Attempt {
+        var best = evidence
+        var inner = StageTimings()
+        var watch = Stopwatch()
+        var points = localPoints(around: evidence.estimate!.pose, inliersOf: evidence)
+        let local = points
+        inner.retrieve += watch.lap()
+        for (pass, search) in options.refineSearches.enumerated() {
+            let (found, candidates) = try guidedAttempt(query, around: best.estimate!.cameraFromWorld, search: search,
+                                                        localPoints: points, timings: &inner)
+            if pass + 1 < options.refineSearches.count {
+                watch = Stopwatch()
+                points = localMap.distinct(candidates.indices)
+                inner.retrieve += watch.lap()
+            }
+            // A tighter pass may drop a few coarse-level inliers the wider one admitted;
+            // it still counts if it keeps nine in ten.
+            guard let next = found, let e = next.estimate, 10 * next.inliers >= 9 * best.inliers,
+                  supportFraction(of: evidence, under: e.cameraFromWorld, query) >= options.minEvidenceSupport
+            else { break }
+            let moved = meanShift(of: next, from: best.estimate!.cameraFromWorld, to: e.cameraFromWorld, query.camera)
+            best = next
+            // Converged: a tighter pass around (almost) the same pose finds the same matches.
+            if moved < options.guidedConvergencePixels { break }
+        }
+        timings.refine += inner.retrieve + inner.match + inner.solve
+        best.localPoints = local
+        return best
+    }
+
+    // MARK: - Stages
+
+    /// What one frame brings: its features (keypoints undistorted) and what the device knows.
+    struct Query {
+        var features: FeatureSet
+        var keypoints: [Keypoint]
+        var camera: CameraIntrinsics
+        /// Unit gravity in camera coordinates, when measured.
+        var gravity: SIMD3<Double>?
+    }
+
+    /// The outcome of one candidate search + match + robust solve.
+    struct Attempt {
+        var estimate: PoseEstimate?
+        var matches: [DescriptorMatch]
+        /// The local map the pose was grown against (nil before growing).
+        var localPoints: [Int32]? = nil
+        var inliers: Int { estimate?.inlierCount ?? 0 }
+        /// The matches the pose counts as inliers (none without a pose).
+        var inlierMatches: some Sequence<DescriptorMatch> {
+            zip(matches, estimate?.inliers ?? []).lazy.filter(\.1).map(\.0)
+        }
+    }
+
+    /// How global matching picks each feature's candidate points.
+    enum GlobalSearch {
+        /// The points under the feature's own vocabulary node.
+        case words
+        /// The points under every node the feature probes (see `VocabularyProbes`).
+        case probes(VocabularyProbes)
+    }
+
+    /// Global matching through the vocabulary index.
+    private func globalAttempt(_ query: Query, search: GlobalSearch, timings: inout StageTimings) throws -> Attempt {
+        var watch = Stopwatch()
+        let descriptors = query.features.descriptors
+        let buckets: CandidateLists
+        let ratio: Float
+        switch search {
+        case .words:
+            buckets = index.buckets(forNodes: descriptors.withUnsafeBytes { vocabulary.nodes(for: $0, atDepth: index.depth) })
+            ratio = options.globalRatio
+        case .probes(let p):
+            buckets = index.buckets(forProbes: descriptors.withUnsafeBytes {
+                vocabulary.probes($0, nodeDepth: index.depth, maxProbes: p.maxProbes, slackBits: p.slackBits)
+            })
+            ratio = p.ratio
+        }
+        timings.retrieve += watch.lap()
+        var matches = try DescriptorMatcher(ratio: ratio)
+            .match(query: descriptors, train: index.descriptors, bucketOffsets: index.bucketOffsets, buckets: buckets,
+                   trainGroups: index.points)
+        for k in matches.indices { matches[k].train = index.point(inSlot: matches[k].train) }
+        timings.match += watch.lap()
+        var ransac = options.ransac
+        if case .words = search, let probes = fallbackProbes {
+            ransac.maxIterations = min(ransac.maxIterations, probes.plainSearchMaxIterations)
+        }
+        let attempt = solve(matches, query, gravity: query.gravity, ransac: ransac)
+        timings.solve += watch.lap()
+        return attempt
+    }
+
+    private func guidedAttempt(_ query: Query, around pose: CameraFromWorld, search: ProjectionSearch,
+                               localPoints: [Int32],
+                               timings: inout StageTimings) throws -> (attempt: Attempt?, candidates: CandidateLists) {
+        var watch = Stopwatch()
+        var search = search
+        search.minDepth = scale(options.projectionDepth.lowerBound)
+        search.maxDepth = scale(options.projectionDepth.upperBound)
+        let lists = try search.candidates(prior: pose, camera: query.camera, worldPoints: map.points.positions,
+                                          viewingDirections: viewing.xyz, subset: localPoints,
+                                          keypoints: query.keypoints)
+        timings.retrieve += watch.lap()
+        let matcher = DescriptorMatcher(ratio: options.guidedRatio, maxDistance: options.guidedMaxDistance)
+        let matches = try matcher.match(query: query.features.descriptors, train: map.points.descriptors,
+                                        candidates: lists)
+        timings.match += watch.lap()
+        guard matches.count >= options.seedInliers else { return (nil, lists) }
+        let attempt = solve(matches, query, gravity: query.gravity)
+        timings.solve += watch.lap()
+        return (attempt, lists)
+    }
+
+    /// Mean image displacement (pixels) of `a`'s inliers between two poses.
+    private func meanShift(of a: Attempt, from p: CameraFromWorld, to q: CameraFromWorld,
+                           _ camera: CameraIntrinsics) -> Double {
+        var sum = 0.0, n = 0
+        for m in a.inlierMatches {
+            let x = map.points.position(m.train)
+            guard let u = camera.project(p.apply(x)), let v = camera.project(q.apply(x)) else { continue }
+            sum += ((u - v) * (u - v)).sum().squareRoot()
+            n += 1
+        }
+        return n > 0 ? sum / Double(n) : .infinity
+    }
+
+    /// The local map around `pose` (and the keyframes that see `attempt`'s inliers).
+    func localPoints(around pose: Pose, inliersOf attempt: Attempt?) -> [Int32] {
+        let inlierPoints = attempt.map { Array($0.inlierMatches.map(\.train)) } ?? []
+        return localMap.points(observedBy: localMap.keyframes(around: pose, inlierPoints: inlierPoints), in: map)
+    }
+
+    /// Robust pose from `matches`. A pose whose inliers include points it could not
+    /// plausibly see (far outside their mapped viewing directions) loses those inliers;
+    /// when too few remain, the implausible matches are dropped and the solve repeats, so
+    /// a mirror pose cannot hide a true one with fewer inliers.
+    func solve(_ all: [DescriptorMatch], _ query: Query, gravity: SIMD3<Double>?,
+               ransac: RansacOptions? = nil) -> Attempt {
+        let keypoints = query.keypoints
+        var matches = all
+        let minCos = cos(options.maxViewingAngle * .pi / 180)
+        for _ in 0..<3 {
+            guard matches.count >= 4 else { break }
+            let pixels = matches.map { keypoints[$0.query].position }
+            let world = matches.map { map.points.position($0.train) }
+            let sigmas = matches.map { octaveSigma[min(keypoints[$0.query].octave, octaveSigma.count - 1)] }
+            // The upright solver takes world down as −y: solve a map with another up in its
+            // upright frame, then rotate the pose back.
+            let rotate = gravity != nil && upright.map { !$0.isIdentity } == true ? upright : nil
+            guard var e = try? AbsolutePoseEstimator(options: ransac ?? options.ransac)
+                .estimate(pixels: pixels, worldPoints: rotate.map { r in world.map { r.fromMap * $0 } } ?? world,
+                          camera: query.camera, sigmas: sigmas, gravity: gravity) else { break }
+            if let r = rotate {
+                e.cameraFromWorld.rotation = e.cameraFromWorld.rotation * r.fromMap
+                e.pose = e.cameraFromWorld.pose
+            }
+            let centre = e.pose.center
+            var implausible = Set<Int>()
+            for (k, m) in matches.enumerated() where e.inliers[k] {
+                if !viewing.isPlausible(point: m.train, at: world[k], from: centre, minCos: minCos) { implausible.insert(k) }
+            }
+            if implausible.isEmpty { return Attempt(estimate: e, matches: matches) }
+            e.inlierCount -= implausible.count
+            for k in implausible { e.inliers[k] = false }
+            if e.inlierCount >= options.seedInliers, e.inlierCount >= 2 * implausible.count {
+                return Attempt(estimate: e, matches: matches)
+            }
+            matches = matches.enumerated().filter { !implausible.contains($0.offset) }.map(\.element)
+        }
+        return Attempt(estimate: nil, matches: all)
+    }
+
+    /// The frame's result for `a` (nil: no pose at all), rejected when `rejection` says why.
+    private func finish(_ a: Attempt?, rejection: String?, evidence: PoseEvidence?, _ query: Query, usedPrior: Bool,
+                        timings: StageTimings) -> LocalizationResult {
+        var timings = timings
+        timings.total = timings.extract + timings.retrieve + timings.match + timings.solve + timings.refine + timings.verify
+        let matches = a?.matches.count ?? 0
+        var result: LocalizationResult
+        if let why = rejection ?? (a?.estimate == nil ? "no pose: \(matches) tentative matches" : nil) {
+            result = LocalizationResult(status: .rejected, inliers: a?.inliers ?? 0, matches: matches,
+                                        reprojectionError: a?.estimate?.rmsError ?? 0, reason: why,
+                                        usedPrior: usedPrior, timings: timings)
+            result.evidence = evidence
+            result.evidence?.candidate = a?.estimate?.pose
+        } else {
+            let e = a!.estimate!
+            result = LocalizationResult(status: .localized, pose: e.pose,
+                                        sectionId: majoritySection(of: a!) ?? sectionContaining(e.pose.center),
+                                        inliers: e.inlierCount, matches: matches, reprojectionError: e.rmsError,
+                                        usedPrior: usedPrior, timings: timings)
+            result.evidence = evidence
+        }
+        if let a {
+            let keypoints = query.features.keypoints
+            result.inlierMatches = a.inlierMatches.map { m in
+                LocalizationResult.InlierMatch(pixel: SIMD2(keypoints[m.query].x, keypoints[m.query].y), point: Int32(m.train))
+            }
+        }
+        return result
+    }
+
+    /// The section most inlier points belong to.
+    private func majoritySection(of a: Attempt) -> String? {
+        var votes: [Int32: Int] = [:]
+        for m in a.inlierMatches {
+            let s = map.points.sections[m.train]
+            if s >= 0 { votes[s, default: 0] += 1 }
+        }
+        guard let best = votes.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }) else { return nil }
+        let i = Int(best.key)
+        return i < map.scene.sections.count ? map.scene.sections[i].id : nil
+    }
+
+    private func sectionContaining(_ p: SIMD3<Double>) -> String? {
+        map.scene.sections.first { $0.contains(p) }?.id
+    }
+}

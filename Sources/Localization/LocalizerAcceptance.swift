@@ -1,0 +1,287 @@
+import Foundation
+import Geometry
+import Vision
+import VPSModel
+
+/// When a pose counts (`PoseAcceptance`), and the checks against the device's gravity and a
+/// tracking prior. Each rejection gives a reason a person can read, which the frame's result
+/// reports, with the measured evidence (`PoseEvidence`).
+extension Localizer {
+    /// A pose and what it was judged on.
+    struct Verdict {
+        var attempt: Attempt
+        var evidence: PoseEvidence
+        /// Why the pose does not count, or nil when it does.
+        var rejection: String?
+    }
+
+    /// Judges `grown`, the pose grown from the global matches of `seed`, by the four
+    /// questions of `PoseAcceptance`, cheapest first; the evidence records what was
+    /// measured up to the first failure.
+    func judge(_ grown: Attempt, seed: Attempt, _ query: Query, searches: Int) -> Verdict {
+        let a = options.acceptance
+        guard let e = grown.estimate else {
+            return Verdict(attempt: grown, evidence: PoseEvidence(log10NFA: .infinity, rotationSigmaDegrees: .infinity,
+                                                                  positionSigma: .infinity),
+                           rejection: "no pose: \(grown.matches.count) tentative matches")
+        }
+        var verdict = Verdict(attempt: grown, evidence: PoseEvidence(log10NFA: .infinity, rotationSigmaDegrees: .infinity,
+                                                                     positionSigma: .infinity))
+        if let why = consistencyProblem(e, query) {
+            verdict.rejection = why
+            return verdict
+        }
+        let pose = e.cameraFromWorld
+        // 1. More than chance.
+        let evidence = GlobalEvidence(self, matches: seed.matches, query)
+        let s = evidence.significance(under: pose, sampleSize: query.gravity == nil ? 3 : 2, searches: searches)
+        verdict.evidence.log10NFA = s.log10NFA
+        verdict.evidence.globalMatches = seed.matches.count
+        verdict.evidence.globalInliers = s.inliers
+        verdict.evidence.radius = s.radius
+        verdict.evidence.background = s.background
+        if !(s.log10NFA <= a.maxLog10NFA) {
+            verdict.rejection = String(format: "matches no better than chance: %d of %d within %.0f px, NFA 10^%.1f above 10^%.0f",
+                                       s.inliers, seed.matches.count, s.radius, s.log10NFA, a.maxLog10NFA)
+            return verdict
+        }
+        // 2. Determined.
+        let u = uncertainty(of: grown, query)
+        verdict.evidence.rotationSigmaDegrees = u.rotationDegrees
+        verdict.evidence.positionSigma = u.centre / scale.length
+        let k = a.confidenceSigmas
+        if !(k * u.rotationDegrees <= a.tolerance.degrees && k * u.centre <= scale(a.tolerance.scales)) {
+            verdict.rejection = String(format: "pose not determined: %.0fσ is %.1f° and %.1f %% of the map scale, above %.0f° or %.0f %%",
+                                       k, k * u.rotationDegrees, 100 * k * u.centre / scale.length,
+                                       a.tolerance.degrees, 100 * a.tolerance.scales)
+            return verdict
+        }
+        // 4. Explains the image (before 3: it is cheaper).
+        let distinctive = grown.inlierMatches.filter { $0.distance <= a.distinctiveDistance }
+            .map { query.keypoints[$0.query].position }
+        let local = grown.localPoints ?? localPoints(around: e.pose, inliersOf: grown)
+        let counts = a.coverage.counts(predicted: predictedVisible(from: pose, query.camera, among: local,
+                                                                   maxViewingAngle: options.maxViewingAngle),
+                                       inliers: distinctive, width: query.camera.width, height: query.camera.height)
+        verdict.evidence.coverage = PoseEvidence.Coverage(explained: counts.explained, expected: counts.expected,
+                                                          distinctiveInliers: distinctive.count)
+        if !a.coverage.accepts(counts) {
+            verdict.rejection = String(format: "explains %d of %d image regions where the map expects structure: a look-alike by %.0f to 1",
+                                       counts.explained, counts.expected,
+                                       pow(10, -a.coverage.log10LikelihoodRatio(counts)) / a.coverage.lookAlikePriorOdds)
+            return verdict
+        }
+        // 3. The only explanation.
+        // A rival matters only with as many inliers as would make it significant and within
+        // the margin; the search draws just enough samples to find one that strong (a strong
+        // pose's rival would need a high inlier ratio: a few dozen samples).
+        let sample = query.gravity == nil ? 3 : 2
+        if let needed = EvidenceSignificance().inliersNeeded(for: min(a.maxLog10NFA, s.log10NFA + a.rivalMargin), s),
+           let rival = evidence.rival(of: pose, outside: a.rivalRegion, radius: s.radius, sampleSize: sample,
+                                      searches: searches,
+                                      iterations: Self.samplesToFind(inliers: needed + sample, of: seed.matches.count,
+                                                                     sampleSize: sample, confidence: 0.99)) {
+            verdict.evidence.rivalNFA = rival.significance.log10NFA
+            verdict.evidence.rivalInliers = rival.significance.inliers
+            if rival.significance.log10NFA <= a.maxLog10NFA, rival.significance.log10NFA - s.log10NFA < a.rivalMargin {
+                let d = rival.pose.pose.error(to: e.pose)
+                verdict.rejection = String(format: "ambiguous: a pose %.0f° and %.2f map scales away fits %d matches, NFA 10^%.1f against 10^%.1f",
+                                           d.rotationDegrees, d.translation / scale.length, rival.significance.inliers,
+                                           rival.significance.log10NFA, s.log10NFA)
+                return verdict
+            }
+        }
+        if query.gravity != nil, let why = gravityDisagreement(seed, query) {
+            verdict.rejection = why
+        }
+        return verdict
+    }
+
+    /// RANSAC samples that draw an all-inlier sample with `confidence` when `inliers` of `n`
+    /// matches fit the model.
+    static func samplesToFind(inliers: Int, of n: Int, sampleSize: Int, confidence: Double) -> Int {
+        let w = min(1, Double(inliers) / Double(max(n, 1)))
+        let ws = pow(w, Double(sampleSize))
+        guard ws > 0 else { return Int.max }
+        guard ws < 1 else { return 1 }
+        return Int((log(1 - confidence) / log(1 - ws)).rounded(.up))
+    }
+
+    /// Why `e` fails the checks every pose must pass (reprojection error, tilt from the
+    /// measured gravity), or nil.
+    func consistencyProblem(_ e: PoseEstimate, _ query: Query) -> String? {
+        if e.rmsError > options.maxReprojectionError {
+            return String(format: "reprojection error %.2f px above %.2f px", e.rmsError, options.maxReprojectionError)
+        }
+        let tilt = tilt(of: e.cameraFromWorld, from: query.gravity)
+        if tilt > options.maxGravityTilt {
+            return String(format: "pose tilts %.1f° from the measured gravity (at most %.1f°)", tilt, options.maxGravityTilt)
+        }
+        return nil
+    }
+
+    /// The first-order uncertainty of `a`'s pose from its inliers, with keypoint noise and
+    /// each map point's own uncertainty projected into the image.
+    func uncertainty(of a: Attempt, _ query: Query) -> PoseUncertainty {
+        let undetermined = PoseUncertainty(rotationDegrees: .infinity, centre: .infinity, isDetermined: false)
+        guard let e = a.estimate else { return undetermined }
+        let pose = e.cameraFromWorld
+        let inliers = Array(a.inlierMatches)
+        let keypoints = query.keypoints, camera = query.camera
+        var world = inliers.map { map.points.position($0.train) }
+        let pointSigmas = zip(inliers, world).map { m, x in
+            pointUncertainty.pixelDeviation(of: m.train, at: x, pose: pose, camera: camera)
+        }
+        // The gravity prior compares with the world's +y: work in the map's upright frame
+        // (rotation deviations in the camera frame and centre distances do not change).
+        var solved = pose
+        if query.gravity != nil, let u = upright, !u.isIdentity {
+            world = world.map { u.fromMap * $0 }
+            solved.rotation = pose.rotation * u.fromMap.transposed
+        }
+        return (try? PoseUncertainty(of: solved, pixels: inliers.map { keypoints[$0.query].position },
+                                     worldPoints: world, camera: camera, noise: options.acceptance.keypointNoise,
+                                     sigmas: inliers.map { octaveSigma[min(keypoints[$0.query].octave, octaveSigma.count - 1)] },
+                                     pointSigmas: pointSigmas, gravity: query.gravity,
+                                     gravitySigmaDegrees: options.ransac.gravitySigmaDegrees)) ?? undetermined
+    }
+
+    /// Why the global matches of `evidence` contradict the measured gravity, or nil.
+    /// Hypotheses and refinements lean on gravity, so a wrong one (a bad IMU, a client's
+    /// axis mix-up) can hold a pose that fits part of the image at its tilt (a wall seen
+    /// from higher up and tilted looks much like the true view), and guided matching then
+    /// finds support for it. Solved from the image alone, the same global matches give the
+    /// true pose, with more inliers and another tilt.
+    func gravityDisagreement(_ evidence: Attempt, _ query: Query) -> String? {
+        guard query.gravity != nil, let e = evidence.estimate else { return nil }
+        // Only a clear image-only pose can veto (inlier ratio above ~0.3: found within 100
+        // samples; no polishing, its inlier count is all that matters); on blurred frames
+        // P3P finds nothing anyway, so the budget stays small.
+        var budget = options.ransac
+        budget.maxIterations = 100
+        budget.localOptimization = false
+        budget.refinementLoss = nil
+        let free = solve(evidence.matches, query, gravity: nil, ransac: budget)
+        guard let f = free.estimate, 10 * f.inlierCount > 11 * e.inlierCount else { return nil }
+        let t = tilt(of: f.cameraFromWorld, from: query.gravity)
+        if t <= options.maxGravityTilt { return nil }
+        return String(format: "the image alone fits a pose tilted %.1f° from the measured gravity with %d inliers, against %d",
+                      t, f.inlierCount, e.inlierCount)
+    }
+
+    /// Degrees between the gravity `pose` implies and the measured one (0 when unmeasured).
+    func tilt(of pose: CameraFromWorld, from gravity: SIMD3<Double>?) -> Double {
+        guard let g = gravity, let upright else { return 0 }
+        return angleDegrees(between: pose.rotation * upright.down, and: g)
+    }
+
+    /// Where `pose` predicts the map points of `subset` it can see: in front of the camera,
+    /// within `maxViewingAngle` degrees of their mapped viewing directions, projecting into
+    /// the image.
+    func predictedVisible(from pose: CameraFromWorld, _ camera: CameraIntrinsics, among subset: [Int32],
+                          maxViewingAngle: Double) -> [SIMD2<Double>] {
+        let centre = pose.pose.center
+        let minCos = cos(maxViewingAngle * .pi / 180)
+        let minDepth = scale(options.projectionDepth.lowerBound)
+        let w = Double(camera.width), h = Double(camera.height)
+        return subset.compactMap { p -> SIMD2<Double>? in
+            let i = Int(p)
+            let x = map.points.position(i)
+            let c = pose.apply(x)
+            guard c.z > minDepth, viewing.isPlausible(point: i, at: x, from: centre, minCos: minCos),
+                  let q = camera.project(c), q.x >= 0, q.y >= 0, q.x < w, q.y < h else { return nil }
+            return q
+        }
+    }
+
+    /// Whether a pose found around a tracking prior stays within the prior's tolerance.
+    func agrees(_ pose: Pose, with prior: Pose) -> Bool {
+        let e = pose.error(to: prior)
+        return e.translation <= scale(options.priorTolerance.scales) && e.rotationDegrees <= options.priorTolerance.degrees
+    }
+
+    /// The fraction of `evidence`'s inliers that are still inliers under `pose`.
+    func supportFraction(of evidence: Attempt, under pose: CameraFromWorld, _ query: Query) -> Double {
+        let keypoints = query.keypoints, camera = query.camera
+        guard let e = evidence.estimate, e.inlierCount > 0 else { return 0 }
+        var kept = 0
+        for m in evidence.inlierMatches {
+            let k = keypoints[m.query]
+            guard let p = camera.project(pose.apply(map.points.position(m.train))) else { continue }
+            let sigma = octaveSigma[min(k.octave, octaveSigma.count - 1)]
+            let d = (p - k.position) / sigma
+            if (d * d).sum() < options.ransac.threshold * options.ransac.threshold { kept += 1 }
+        }
+        return Double(kept) / Double(e.inlierCount)
+    }
+
+    /// Why a pose found around a tracking prior fails acceptance, or nil when it passes
+    /// (see `LocalizerOptions.minInliers`: guided matches are judged by counts, and by the
+    /// odometry they must agree with).
+    func priorRejection(_ a: Attempt?, _ query: Query) -> String? {
+        guard let a, let e = a.estimate else {
+            return "no pose: \(a?.matches.count ?? 0) tentative matches"
+        }
+        if e.inlierCount < options.minInliers {
+            return "too few inliers around the tracking prior (\(e.inlierCount) < \(options.minInliers))"
+        }
+        let ratio = Double(e.inlierCount) / Double(max(a.matches.count, 1))
+        if ratio < options.minInlierRatio {
+            return String(format: "inlier ratio %.2f around the tracking prior below %.2f", ratio, options.minInlierRatio)
+        }
+        return consistencyProblem(e, query)
+    }
+}
+
+/// The global matches of one frame as the acceptance tests read them: keypoint positions,
+/// noise scales and map points, gathered once.
+struct GlobalEvidence {
+    let localizer: Localizer
+    let query: Localizer.Query
+    let matches: [DescriptorMatch]
+    let pixels: [SIMD2<Double>]
+    let sigmas: [Double]
+    let world: [SIMD3<Double>]
+    /// The keypoints bucketed once for every test of these matches.
+    let grid: KeypointGrid
+
+    init(_ localizer: Localizer, matches: [DescriptorMatch], _ query: Localizer.Query) {
+        self.localizer = localizer; self.query = query; self.matches = matches
+        let keypoints = query.keypoints, octaveSigma = localizer.octaveSigma
+        pixels = matches.map { keypoints[$0.query].position }
+        sigmas = matches.map { octaveSigma[min(keypoints[$0.query].octave, octaveSigma.count - 1)] }
+        world = matches.map { localizer.map.points.position($0.train) }
+        grid = KeypointGrid(pixels, cell: (EvidenceSignificance().radii.max() ?? 1) * (sigmas.max() ?? 1))
+    }
+
+    /// The a-contrario significance of the matches under `pose`.
+    func significance(under pose: CameraFromWorld, sampleSize: Int, searches: Int,
+                      radii: [Double]? = nil) -> EvidenceSignificance.Result {
+        let camera = query.camera
+        let tests = EvidenceSignificance.log10Hypotheses(matches: matches.count, sampleSize: sampleSize,
+                                                         solutionsPerSample: sampleSize == 3 ? 4 : 2, searches: searches)
+        let projections = world.map { camera.project(pose.apply($0)) }
+        return EvidenceSignificance().evaluate(keypoints: pixels, sigmas: sigmas, projections: projections, grid: grid,
+                                               imageSize: SIMD2(Double(camera.width), Double(camera.height)), log10Tests: tests,
+                                               sampleSize: sampleSize, radii: radii)
+    }
+
+    /// The best other local optimum of the matches outside `region` around `pose`, with its
+    /// significance at `radius` (the pose's own inlier radius, so the two compare).
+    func rival(of pose: CameraFromWorld, outside region: RelativeTolerance, radius: Double, sampleSize: Int,
+               searches: Int, iterations: Int) -> (pose: CameraFromWorld, significance: EvidenceSignificance.Result)? {
+        let rotate = query.gravity != nil && localizer.upright.map { !$0.isIdentity } == true ? localizer.upright : nil
+        var around = pose
+        if let r = rotate { around.rotation = pose.rotation * r.fromMap.transposed }
+        let exclusion = AbsolutePoseEstimator.Exclusion(around: around, maxRotationDegrees: region.degrees,
+                                                        maxCentreDistance: localizer.scale(region.scales))
+        var ransac = localizer.options.ransac
+        ransac.maxIterations = max(1, min(ransac.maxIterations, iterations))
+        guard let found = try? AbsolutePoseEstimator(options: ransac)
+            .rival(excluding: exclusion, pixels: pixels, worldPoints: rotate.map { r in world.map { r.fromMap * $0 } } ?? world,
+                   camera: query.camera, sigmas: sigmas, gravity: query.gravity) else { return nil }
+        var p = found.cameraFromWorld
+        if let r = rotate { p.rotation = p.rotation * r.fromMap }
+        return (p, significance(under: p, sampleSize: sampleSize, searches: searches, radii: [radius]))
+    }
+}

@@ -1,1 +1,0 @@
-// VPS module: see README.

@@ -1,0 +1,63 @@
+import Testing
+import Foundation
+import Geometry
+import Vision
+@testable import Localization
+
+/// The local map that guided matching projects instead of the whole map.
+@Suite struct LocalMapTests {
+    /// Four keyframes along x, all looking along +z, except keyframe 3 (at the origin too)
+    /// which looks back along -z. Keyframe k observes points 10k ..< 10k + 10; points 5…14
+    /// are also seen by keyframe 0 and 1 (overlap), so point 12 has keyframes 0 and 1.
+    let map: VPSMap
+
+    init() throws {
+        let camera = CameraIntrinsics(width: 640, height: 480, fx: 500, fy: 500, cx: 320, cy: 240)
+        let back = Quaternion(x: 0, y: 1, z: 0, w: 0)  // 180° about y
+        let keyframes = [SIMD3(0.0, 0, 0), SIMD3(1, 0, 0), SIMD3(10, 0, 0), SIMD3(0, 0, 0)].enumerated().map { k, c in
+            MapKeyframe(name: "k\(k)", timestamp: Double(k),
+                        pose: Pose(rotation: k == 3 ? back : .identity, translation: c), intrinsics: camera)
+        }
+        var observations: [MapObservation] = []
+        for k in 0..<4 {
+            for p in 10 * k ..< 10 * k + 10 {
+                observations.append(MapObservation(point: UInt32(p), keyframe: UInt32(k), pixel: .zero, octave: 0))
+            }
+        }
+        for p in 10..<15 { observations.append(MapObservation(point: UInt32(p), keyframe: 0, pixel: .zero, octave: 0)) }
+        let n = 40
+        let descriptors = (0..<32 * n).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        let vocabulary = try Vocabulary.train(descriptors: descriptors, parameters: .init(branching: 2, levels: 2))
+        let points = MapPoints(positions: [Double](repeating: 1, count: 3 * n), descriptors: descriptors,
+                               observationCounts: (0..<n).map { p in UInt32(observations.filter { $0.point == p }.count) },
+                               words: descriptors.withUnsafeBytes { vocabulary.quantize($0, nodeDepth: nil).words },
+                               sections: [Int32](repeating: -1, count: n))
+        map = try VPSMap(metadata: MapMetadata(name: "line", created: Date(timeIntervalSince1970: 0)),
+                         keyframes: keyframes, points: points, observations: observations, vocabulary: vocabulary)
+    }
+
+    @Test func nearbyKeyframesLookingTheSameWayAreLocal() {
+        let local = LocalMap(map: map, nearbyRadius: 2.5)
+        // At the origin looking along +z: keyframes 0 and 1 (1 m away); not 2 (10 m away),
+        // not 3 (looks the other way).
+        let here = Pose(rotation: .identity, translation: .zero)
+        #expect(Set(local.keyframes(around: here, inlierPoints: [])) == [0, 1])
+    }
+
+    @Test func keyframesThatSeeTheInliersAreLocalWherever() {
+        let local = LocalMap(map: map, nearbyRadius: 2.5)
+        let here = Pose(rotation: .identity, translation: SIMD3(50, 0, 0))  // near no keyframe
+        #expect(local.keyframes(around: here, inlierPoints: [25, 26]) == [2])
+        // Most votes first: point 12 is seen by keyframes 0 and 1, point 3 by keyframe 0 only.
+        #expect(local.keyframes(around: here, inlierPoints: [12, 3]) == [0, 1])
+        var few = local
+        few.maxVotedKeyframes = 1
+        #expect(few.keyframes(around: here, inlierPoints: [12, 3]) == [0])
+    }
+
+    @Test func pointsAreUniqueInKeyframeOrder() {
+        let local = LocalMap(map: map, nearbyRadius: 2.5)
+        #expect(local.points(observedBy: [1, 0], in: map) == (10..<20).map(Int32.init) + (0..<10).map(Int32.init))
+        #expect(local.points(observedBy: [], in: map).isEmpty)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Geometry
+import Testing
+import Vision
+@testable import Localization
+
+/// Each map point's triangulation covariance, and what it means in a query.
+@Suite struct PointUncertaintyTests {
+    let camera = CameraIntrinsics(width: 640, height: 480, fx: 500, fy: 500, cx: 320, cy: 240)
+
+    /// Point 0 at (0, 0, 10) seen by keyframes at x = 0 and x = `baseline`, all looking +z.
+    func map(baseline: Double) throws -> VPSMap {
+        let keyframes = [0.0, baseline].enumerated().map { k, x in
+            MapKeyframe(name: "k\(k)", timestamp: Double(k), pose: Pose(rotation: .identity, translation: SIMD3(x, 0, 0)),
+                        intrinsics: camera)
+        }
+        let n = 4
+        let observations = (0..<n).flatMap { p in
+            (0..<2).map { k in MapObservation(point: UInt32(p), keyframe: UInt32(k), pixel: .zero, octave: 0) }
+        }
+        let descriptors = (0..<32 * n).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        let vocabulary = try Vocabulary.train(descriptors: descriptors, parameters: .init(branching: 2, levels: 1))
+        let positions = (0..<n).flatMap { p -> [Double] in [Double(p), 0, 10] }
+        let points = MapPoints(positions: positions, descriptors: descriptors,
+                               observationCounts: [UInt32](repeating: 2, count: n),
+                               words: descriptors.withUnsafeBytes { vocabulary.quantize($0, nodeDepth: nil).words },
+                               sections: [Int32](repeating: -1, count: n))
+        return try VPSMap(metadata: MapMetadata(name: "pair", created: Date(timeIntervalSince1970: 0)),
+                          keyframes: keyframes, points: points, observations: observations, vocabulary: vocabulary)
+    }
+
+    @Test func aNarrowBaselineLeavesTheDepthUnknownNotTheDirection() throws {
+        let wide = PointUncertainty(map: try map(baseline: 5), scaleFactor: 1.2)
+        let narrow = PointUncertainty(map: try map(baseline: 0.2), scaleFactor: 1.2)
+        // Along the ray (z) the narrow pair knows the point far worse; across it, about as well.
+        #expect(narrow.covariance(of: 0).r2.z > 100 * wide.covariance(of: 0).r2.z)
+        #expect(narrow.covariance(of: 0).r1.y < 2 * wide.covariance(of: 0).r1.y)
+        // Depth σ for two views 0.2 apart at 10: about 10² / (500 · 0.2) / √2·… ≈ 1.
+        let depthSigma = narrow.covariance(of: 0).r2.z.squareRoot()
+        #expect(depthSigma > 0.5 && depthSigma < 2)
+    }
+
+    @Test func aQueryOnTheMappingPathSeesLittleOfTheDepthErrorOneFromTheSideSeesIt() throws {
+        let narrow = PointUncertainty(map: try map(baseline: 0.2), scaleFactor: 1.2)
+        let x = SIMD3(0.0, 0, 10)
+        let onPath = CameraFromWorld(Pose(rotation: .identity, translation: SIMD3(0.1, 0, 0)))
+        let aside = CameraFromWorld(Pose(rotation: Quaternion(axis: SIMD3(0, 1, 0), angle: -.pi / 4),
+                                         translation: SIMD3(7, 0, 3)))
+        let near = narrow.pixelDeviation(of: 0, at: x, pose: onPath, camera: camera)
+        let far = narrow.pixelDeviation(of: 0, at: x, pose: aside, camera: camera)
+        #expect(near < 2)
+        #expect(far > 10 * near, "on the path \(near) px, from the side \(far) px")
+    }
+}

@@ -1,0 +1,127 @@
+import Testing
+import Foundation
+import Geometry
+import Evaluation
+import Localization
+import Support
+import TestSupport
+import VPSModel
+import Storage
+
+/// The localizer on the shipped map and query sessions (the README's accuracy figures).
+@Suite(.serialized) struct ShippedLocalizationTests {
+    static var map: VPSMap? { PackageDirectory.galleryMap }
+
+    func run(_ session: String, mode: LocalizationMode, useGravity: Bool = true) throws -> (RecordedSession, [FrameOutcome]) {
+        let map = try #require(Self.map, "Maps/gallery.vpsmap must load")
+        let dir = PackageDirectory.root.appendingPathComponent("Datasets/\(session)")
+        let s = try RecordedSession.load(from: dir)
+        let batch = BatchLocalizer(localizer: try Localizer(map: map), mode: mode, useGravity: useGravity)
+        return (s, try batch.run(s, in: dir).outcomes)
+    }
+
+    func fractionWithin5cm2deg(_ outcomes: [FrameOutcome]) -> Double {
+        AccuracySummary(outcomes: outcomes, wallSeconds: 1).recall[0].fraction
+    }
+
+    @Test func walkQueryLocalizesSingleShotWithin5cm2deg() throws {
+        let (_, outcomes) = try run("gallery-query-walk", mode: .singleShot)
+        #expect(outcomes.count == 70)
+        let recall = fractionWithin5cm2deg(outcomes)
+        // 70 of 70 measured; one frame of slack.
+        #expect(recall >= 0.98, "single-shot recall at (5 cm, 2°): \(recall)")
+    }
+
+    /// Blur and dimmed light, with each frame's gravity as a phone sends it: 69 of 70
+    /// measured (one rejected, none placed wrongly); 94.3–98.6 % on eight more blurred
+    /// sessions of this scene. Raised above the 95 % first asked to the measured rate less one
+    /// frame (68 of 70 passes). Guards what gravity, weak seeds, coverage and the
+    /// multi-probe fallback reach.
+    @Test func hardQueryLocalizesSingleShotWithin5cm2deg() throws {
+        let (_, outcomes) = try run("gallery-query-hard", mode: .singleShot)
+        let recall = fractionWithin5cm2deg(outcomes)
+        #expect(recall >= 0.97, "single-shot recall at (5 cm, 2°): \(recall)")
+    }
+
+    /// From the images alone (P3P hypotheses) the blurred frames are much harder: 60 of 70
+    /// measured (85.7–90.0 % over nine blurred sessions). This guards the image-only path,
+    /// which a client without an IMU takes.
+    @Test func hardQueryFromImagesAloneStillPlacesMostFrames() throws {
+        let (_, outcomes) = try run("gallery-query-hard", mode: .singleShot, useGravity: false)
+        let recall = fractionWithin5cm2deg(outcomes)
+        #expect(recall >= 0.8, "image-only single-shot recall at (5 cm, 2°): \(recall)")
+        let wrong = outcomes.filter { ($0.error?.translation ?? 0) > 0.25 }
+        #expect(wrong.isEmpty, "\(wrong.map(\.frameId)) accepted more than 25 cm off")
+    }
+
+    /// A frame whose gravity contradicts its image (a miscalibrated IMU, a client that mixes
+    /// up axes) is rejected, not forced onto a pose that fits one patch of the image.
+    @Test(arguments: [10.0, 90.0, 180.0])
+    func gravityThatContradictsTheImageIsRejected(degreesOff: Double) throws {
+        let map = try #require(Self.map)
+        let dir = PackageDirectory.root.appendingPathComponent("Datasets/gallery-query-walk")
+        let s = try RecordedSession.load(from: dir)
+        let localizer = try Localizer(map: map)
+        let tilt = Quaternion(axis: normalize(SIMD3(1, 0, 0.5)), angle: degreesOff * .pi / 180).matrix
+        var placedWithTrueGravity = 0, frames = 0
+        for frame in s.frames.enumerated().filter({ $0.offset % 3 == 0 }).map(\.element) {
+            let bytes = try [UInt8](Data(contentsOf: RecordedSession.imageURL(of: frame, in: dir)))
+            let g = try #require(frame.gravity)
+            frames += 1
+            if try localizer.localize(encoded: bytes, intrinsics: s.camera, gravity: g).isLocalized {
+                placedWithTrueGravity += 1
+            }
+            let r = try localizer.localize(encoded: bytes, intrinsics: s.camera, gravity: tilt * g)
+            #expect(!r.isLocalized, "\(frame.id) placed with gravity \(degreesOff)° off")
+        }
+        #expect(placedWithTrueGravity >= frames - 1)
+    }
+
+    @Test func hardQueryLocalizesInTrackingModeWithin5cm2deg() throws {
+        let (_, outcomes) = try run("gallery-query-hard", mode: .tracking)
+        let recall = fractionWithin5cm2deg(outcomes)
+        // 69 of 70 measured; one frame of slack.
+        #expect(recall >= 0.97, "tracking recall at (5 cm, 2°): \(recall)")
+    }
+
+    /// Every accepted frame is right: a pose that is accepted but far off would be worse
+    /// for an AR app than no pose.
+    @Test func acceptedPosesAreNeverFarOff() throws {
+        for session in ["gallery-query-walk", "gallery-query-hard"] {
+            let (_, outcomes) = try run(session, mode: .singleShot)
+            let wrong = outcomes.filter { ($0.error?.translation ?? 0) > 0.25 }
+            #expect(wrong.isEmpty, "\(session): \(wrong.map(\.frameId)) accepted more than 25 cm off")
+        }
+    }
+
+    @Test func framesOfAnotherSceneAreRejected() throws {
+        for mode in LocalizationMode.allCases {
+            let (_, outcomes) = try run("other-scene-query", mode: mode)
+            #expect(outcomes.count == 20)
+            let accepted = outcomes.filter { $0.result.isLocalized }
+            #expect(accepted.isEmpty, "\(mode): \(accepted.map(\.frameId)) localized in the wrong map")
+            #expect(outcomes.allSatisfy { $0.result.reason != nil })
+        }
+    }
+
+    @Test func trackingAgreesWithSingleShot() throws {
+        let (_, single) = try run("gallery-query-walk", mode: .singleShot)
+        let (_, tracking) = try run("gallery-query-walk", mode: .tracking)
+        var differences: [Double] = []
+        for (a, b) in zip(single, tracking) {
+            #expect(a.frameId == b.frameId)
+            if let p = a.result.pose, let q = b.result.pose { differences.append(p.error(to: q).translation) }
+        }
+        #expect(differences.count >= 60)
+        #expect(Statistics.median(differences)! < 0.01, "median single-shot/tracking difference \(Statistics.median(differences)!) m")
+        #expect(tracking.contains { $0.result.usedPrior }, "tracking mode never used its prior")
+    }
+
+    @Test func localizedFramesReportASectionOfTheMap() throws {
+        let (_, outcomes) = try run("gallery-query-walk", mode: .singleShot)
+        let sections = Set(Self.map!.scene.sections.map(\.id))
+        for o in outcomes where o.result.isLocalized {
+            #expect(o.result.sectionId.map(sections.contains) == true, "\(o.frameId): section \(o.result.sectionId ?? "nil")")
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Tests for VPS: see the other files here.
