@@ -51,11 +51,15 @@ struct CandidateIndex: Sendable {
         slotsOfPoint = byPoint.values
     }
 
-    /// A mask over the slots (1: compared, 0: skipped) holding exactly the slots of `points`.
-    func mask(keeping points: some Sequence<Int32>) -> [UInt8] {
-        var mask = [UInt8](repeating: 0, count: self.points.count)
-        for p in points {
-            for i in Int(slotOffsets[Int(p)])..<Int(slotOffsets[Int(p) + 1]) { mask[Int(slotsOfPoint[i])] = 1 }
+    /// A mask over the slots (1: compared, 0: skipped) holding exactly the slots of the
+    /// points `keyframes` observe.
+    func mask(observedBy keyframes: [Int], in map: VPSMap) -> [UInt8] {
+        var mask = [UInt8](repeating: 0, count: points.count)
+        for k in keyframes {
+            for o in map.observations(inKeyframe: k) {
+                let p = Int(o.point)
+                for i in Int(slotOffsets[p])..<Int(slotOffsets[p + 1]) { mask[Int(slotsOfPoint[i])] = 1 }
+            }
         }
         return mask
     }
