@@ -168,19 +168,22 @@ public final class Localizer: Sendable {
         }
         var best: Verdict?          // accepted, or the rejected pose with the strongest evidence
         var strongestFailed: Attempt?
+        let wholeMapSearches = searches.count
+        var voters: [DescriptorMatch] = []
         var next = 0
         while next < searches.count, best?.rejection != nil || best == nil {
             let search = searches[next]
             next += 1
             try cancellation.check()
             let a = try globalAttempt(query, search: search, keepNearest: placeSearch, timings: &timings)
-            if placeSearch, case .words = search {
-                // The whole map gave no pose: search the places its features vote for, each
-                // with the plain words, then with probes, before probing the whole map.
+            voters += a.nearest
+            if placeSearch, next == wholeMapSearches {
+                // The whole map gave no pose: search the places the features vote for (through
+                // their nearest points in the whole-map searches), each with the plain words,
+                // then with probes.
                 var watch = Stopwatch()
-                let found = places(voters: a.nearest)
-                searches.insert(contentsOf: found.map { GlobalSearch.place($0) }
-                                + (fallbackProbes.map { p in found.map { .placeProbes($0, p) } } ?? []), at: next)
+                let found = places(voters: voters)
+                searches += found.map { GlobalSearch.place($0) } + (fallbackProbes.map { p in found.map { .placeProbes($0, p) } } ?? [])
                 timings.retrieve += watch.lap()
             }
             guard a.inliers >= (query.gravity == nil ? options.seedInliers : options.seedInliersWithGravity) else {
@@ -207,7 +210,7 @@ public final class Localizer: Sendable {
 
     /// The places a frame may show, best first, each as the keyframes whose points it holds:
     /// a keyframe and the keyframes around it (`LocalMap`). Keyframes are ranked by votes:
-    /// every feature's nearest map point (`nearest`, of the whole-map search; no ratio test:
+    /// every feature's nearest map point (`nearest`, of the whole-map searches; no ratio test:
     /// among look-alikes it would fail) gives one vote, shared among the keyframes that observe
     /// it. Look-alike content spreads its votes over every room that has it; a room's own
     /// content concentrates them. (Ranking by bag-of-words tf-idf instead found the right
@@ -286,8 +289,8 @@ public final class Localizer: Sendable {
         var matches: [DescriptorMatch]
         /// The local map the pose was grown against (nil before growing).
         var localPoints: [Int32]? = nil
-        /// Every feature's nearest map point, ratio test or not (kept by the whole-map word
-        /// search for the place search; `train` is the map point).
+        /// Every feature's nearest map point, ratio test or not (kept by the whole-map
+        /// searches for the place search; `train` is the map point).
         var nearest: [DescriptorMatch] = []
         var inliers: Int { estimate?.inlierCount ?? 0 }
         /// The matches the pose counts as inliers (none without a pose).
@@ -339,11 +342,14 @@ public final class Localizer: Sendable {
             mask = index.mask(observedBy: keyframes, in: map)
         }
         timings.retrieve += watch.lap()
-        // The whole-map word search keeps every feature's nearest point for the place search,
-        // and applies the ratio test itself (as the matcher would: d1 < ratio · d2).
+        // The whole-map searches keep every feature's nearest point for the place search, and
+        // apply the ratio test themselves (as the matcher would: d1 < ratio · d2).
         var nearest: [DescriptorMatch] = []
         let keep: Bool
-        if keepNearest, case .words = search { keep = true } else { keep = false }
+        switch search {
+        case .words, .probes: keep = keepNearest
+        case .place, .placeProbes: keep = false
+        }
         var matches = try DescriptorMatcher(ratio: keep ? nil : ratio)
             .match(query: descriptors, train: index.descriptors, bucketOffsets: index.bucketOffsets, buckets: buckets,
                    trainGroups: index.points, trainMask: mask)
