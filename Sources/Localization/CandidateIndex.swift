@@ -22,6 +22,9 @@ struct CandidateIndex: Sendable {
     /// The map point of each slot; the matcher's train groups (several slots may hold
     /// descriptors of one point, which must not fail each other's ratio test).
     let points: [Int32]
+    /// Point p's slots are `slotsOfPoint[slotOffsets[p] ..< slotOffsets[p + 1]]`.
+    private let slotOffsets: [Int32]
+    private let slotsOfPoint: [Int32]
 
     init(map: VPSMap, vocabulary: Vocabulary, depth: Int) {
         self.depth = depth
@@ -42,6 +45,23 @@ struct CandidateIndex: Sendable {
             }
         }
         descriptors = ordered
+        let byPoint = GroupedByKey(keys: points.map { Int($0) }, values: (0..<points.count).map { Int32($0) },
+                                   keyCount: map.points.count)
+        slotOffsets = byPoint.offsets
+        slotsOfPoint = byPoint.values
+    }
+
+    /// A mask over the slots (1: compared, 0: skipped) holding exactly the slots of the
+    /// points `keyframes` observe.
+    func mask(observedBy keyframes: [Int], in map: VPSMap) -> [UInt8] {
+        var mask = [UInt8](repeating: 0, count: points.count)
+        for k in keyframes {
+            for o in map.observations(inKeyframe: k) {
+                let p = Int(o.point)
+                for i in Int(slotOffsets[p])..<Int(slotOffsets[p + 1]) { mask[Int(slotsOfPoint[i])] = 1 }
+            }
+        }
+        return mask
     }
 
     /// The map point whose descriptor sits in `slot`.

@@ -52,6 +52,19 @@ struct LocalMap: Sendable {
         return chosen
     }
 
+    /// Votes per keyframe: each of `points` gives one vote, shared among the keyframes that
+    /// observe it.
+    func keyframeVotes(for points: some Sequence<Int>) -> [Float] {
+        var votes = [Float](repeating: 0, count: centres.count)
+        for p in points where p >= 0 && p < pointCount {
+            let a = Int(keyframeOffsets[p]), b = Int(keyframeOffsets[p + 1])
+            guard b > a else { continue }
+            let share = 1 / Float(b - a)
+            for j in a..<b { votes[Int(keyframesOfPoint[j])] += share }
+        }
+        return votes
+    }
+
     /// The points observed by `keyframes`, each once, keyframe by keyframe.
     func points(observedBy keyframes: [Int], in map: VPSMap) -> [Int32] {
         var observed: [Int32] = []

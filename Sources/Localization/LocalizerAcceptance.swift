@@ -65,10 +65,18 @@ extension Localizer {
                                        inliers: distinctive, width: query.camera.width, height: query.camera.height)
         verdict.evidence.coverage = PoseEvidence.Coverage(explained: counts.explained, expected: counts.expected,
                                                           distinctiveInliers: distinctive.count)
+        // A right pose must stay likelier than a look-alike; and the regions it leaves
+        // unexplained weigh against its global evidence (explained ones cannot stand in
+        // for that evidence: they come from guided matches, found where the pose looked).
+        let ratio = a.coverage.log10LikelihoodRatio(counts)
         if !a.coverage.accepts(counts) {
             verdict.rejection = String(format: "explains %d of %d image regions where the map expects structure: a look-alike by %.0f to 1",
-                                       counts.explained, counts.expected,
-                                       pow(10, -a.coverage.log10LikelihoodRatio(counts)) / a.coverage.lookAlikePriorOdds)
+                                       counts.explained, counts.expected, pow(10, -ratio) / a.coverage.lookAlikePriorOdds)
+            return verdict
+        }
+        if s.log10NFA - min(0, ratio) > a.maxLog10NFA {
+            verdict.rejection = String(format: "explains %d of %d image regions where the map expects structure: with the unexplained ones the evidence is 10^%.1f, above 10^%.0f",
+                                       counts.explained, counts.expected, s.log10NFA - min(0, ratio), a.maxLog10NFA)
             return verdict
         }
         // 3. The only explanation.

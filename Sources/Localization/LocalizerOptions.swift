@@ -22,6 +22,8 @@ public struct LocalizerOptions: Sendable, Hashable {
     /// photos (maps built with 6,000 features per photo): 1,000 query features placed 9/12
     /// and 5/15 queries, 2,000 12/12 and 10/15, 2,500 and 3,000 12/12 and 11/15 (none wrong).
     public var smallMapFeatureCount: Int? = 3000
+    /// The place search of maps of many keyframes (`PlaceSearch`).
+    public var places = PlaceSearch()
     /// When global matching finds no acceptable pose, match once more with multi-probe
     /// quantization (nil: don't). Only hard frames pay for it.
     public var fallbackProbes: VocabularyProbes? = VocabularyProbes()
@@ -145,4 +147,28 @@ public struct VocabularyProbes: Sendable, Hashable {
         self.maxProbes = maxProbes; self.slackBits = slackBits; self.ratio = ratio
         self.plainSearchMaxIterations = plainSearchMaxIterations
     }
+}
+
+/// Global matching restricted to the places a frame may show, on a map of many keyframes
+/// (a building). Matched against the whole map, a feature meets the look-alikes of every
+/// room (the same poster, door and floor throughout) and the right match fails the ratio
+/// test; matched within one place — a keyframe that the frame's features vote for, with the
+/// keyframes around it — it meets only that room's. The places are tried best first, each
+/// judged like any global pose; the search over the whole map follows when none is
+/// accepted.
+public struct PlaceSearch: Sendable, Hashable {
+    /// Maps of at least this many keyframes get the place search: a frame sees a few rooms,
+    /// and a map of a few rooms (the shipped gallery: 180 keyframes) has no look-alikes
+    /// elsewhere to confuse a match with.
+    public var minKeyframes = 500
+    /// Keyframes ranked by votes that may seed places.
+    public var rankedKeyframes = 10
+    /// Places tried at most.
+    public var maxPlaces = 3
+    /// A feature votes through its nearest map point only within this Hamming distance.
+    public var maxVoteDistance = 64
+
+    public init() {}
+
+    func applies(toKeyframes n: Int) -> Bool { n >= minKeyframes }
 }

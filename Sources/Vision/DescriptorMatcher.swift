@@ -147,11 +147,18 @@ public struct DescriptorMatcher: Sendable, Hashable {
     /// With `trainGroups` (one id per train descriptor, e.g. the map point of each of a
     /// point's several descriptors) the ratio test compares the best descriptor with the
     /// best of any other group: descriptors of one point never fail each other's test.
+    ///
+    /// With `trainMask` (one byte per train descriptor) only descriptors whose byte is
+    /// nonzero are compared, as if the buckets held no others.
     public func match(query: [UInt8], train: [UInt8], bucketOffsets: [Int32],
-                      buckets: CandidateLists, trainGroups: [Int32]? = nil) throws(VisionError) -> [DescriptorMatch] {
+                      buckets: CandidateLists, trainGroups: [Int32]? = nil,
+                      trainMask: [UInt8]? = nil) throws(VisionError) -> [DescriptorMatch] {
         let nq = try Self.count(query, "query"), nt = try Self.count(train, "train")
         if let g = trainGroups, g.count != Int(nt) {
             throw VisionError(.invalidArgument, "\(g.count) train groups for \(nt) train descriptors")
+        }
+        if let m = trainMask, m.count != Int(nt) {
+            throw VisionError(.invalidArgument, "\(m.count) mask bytes for \(nt) train descriptors")
         }
         guard buckets.queryCount == Int(nq) else {
             throw VisionError(.invalidArgument, "\(buckets.queryCount) bucket lists for \(nq) queries")
@@ -165,9 +172,11 @@ public struct DescriptorMatcher: Sendable, Hashable {
                         buckets.offsets.withUnsafeBufferPointer { off in
                             buckets.indices.withUnsafeBufferPointer { idx in
                                 withOptionalBuffer(trainGroups) { groups in
-                                    vc_match_buckets_grouped(q.baseAddress, nq, t.baseAddress, nt, bo.baseAddress,
-                                                             Int32(bo.count - 1), off.baseAddress, idx.baseAddress,
-                                                             groups, &opts, out, &n)
+                                    withOptionalBuffer(trainMask) { mask in
+                                        vc_match_buckets_masked(q.baseAddress, nq, t.baseAddress, nt, bo.baseAddress,
+                                                                Int32(bo.count - 1), off.baseAddress, idx.baseAddress,
+                                                                groups, mask, &opts, out, &n)
+                                    }
                                 }
                             }
                         }
@@ -179,7 +188,7 @@ public struct DescriptorMatcher: Sendable, Hashable {
 }
 
 /// `body` with the array's base address, or with nil when there is no array.
-private func withOptionalBuffer<R>(_ array: [Int32]?, _ body: (UnsafePointer<Int32>?) -> R) -> R {
+private func withOptionalBuffer<T, R>(_ array: [T]?, _ body: (UnsafePointer<T>?) -> R) -> R {
     guard let array else { return body(nil) }
     return array.withUnsafeBufferPointer { body($0.baseAddress) }
 }

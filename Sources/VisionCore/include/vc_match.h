@@ -64,6 +64,16 @@ vc_status vc_match_buckets_grouped(const uint8_t *query, int32_t n_query, const 
                                    const int32_t *train_groups, const vc_match_options *options,
                                    vc_match *out, int32_t *count);
 
+/* As vc_match_buckets_grouped, with train_mask (n_train bytes, borrowed; NULL: all): a train
+ * descriptor whose mask byte is 0 is skipped, as if its bucket did not hold it — e.g. every
+ * map point outside the place a frame was retrieved in, so look-alikes elsewhere in a large
+ * map do not fail the ratio test of the right match. */
+vc_status vc_match_buckets_masked(const uint8_t *query, int32_t n_query, const uint8_t *train, int32_t n_train,
+                                  const int32_t *bucket_offsets, int32_t n_buckets,
+                                  const int32_t *query_offsets, const int32_t *query_buckets,
+                                  const int32_t *train_groups, const uint8_t *train_mask,
+                                  const vc_match_options *options, vc_match *out, int32_t *count);
+
 #ifdef __cplusplus
 }
 #endif

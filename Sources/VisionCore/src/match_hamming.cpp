@@ -197,6 +197,15 @@ extern "C" vc_status vc_match_buckets_grouped(const uint8_t *query, int32_t nq, 
                                               const int32_t *query_offsets, const int32_t *query_buckets,
                                               const int32_t *train_groups, const vc_match_options *options,
                                               vc_match *out, int32_t *count) {
+    return vc_match_buckets_masked(query, nq, train, nt, bucket_offsets, n_buckets, query_offsets, query_buckets,
+                                   train_groups, nullptr, options, out, count);
+}
+
+extern "C" vc_status vc_match_buckets_masked(const uint8_t *query, int32_t nq, const uint8_t *train, int32_t nt,
+                                             const int32_t *bucket_offsets, int32_t n_buckets,
+                                             const int32_t *query_offsets, const int32_t *query_buckets,
+                                             const int32_t *train_groups, const uint8_t *train_mask,
+                                             const vc_match_options *options, vc_match *out, int32_t *count) {
     return vc::guarded([&]() -> vc_status {
         if (count) *count = 0;
         if (!options || !count || nq < 0 || nt < 0 || n_buckets < 0 || !bucket_offsets ||
@@ -210,7 +219,12 @@ extern "C" vc_status vc_match_buckets_grouped(const uint8_t *query, int32_t nq, 
             for (int k = query_offsets[i]; k < query_offsets[i + 1]; ++k) {
                 const int bucket = query_buckets[k];
                 if (bucket < 0 || bucket >= n_buckets) return false;
-                for (int j = bucket_offsets[bucket]; j < bucket_offsets[bucket + 1]; ++j) offer(j);
+                if (train_mask) {
+                    for (int j = bucket_offsets[bucket]; j < bucket_offsets[bucket + 1]; ++j)
+                        if (train_mask[j]) offer(j);
+                } else {
+                    for (int j = bucket_offsets[bucket]; j < bucket_offsets[bucket + 1]; ++j) offer(j);
+                }
             }
             return true;
         };
