@@ -49,6 +49,9 @@ let package = Package(
         // `Locked<Value>`: the lock for all shared mutable state, on pthread_mutex_t so that
         // ThreadSanitizer sees it (it cannot see Synchronization.Mutex).
         .target(name: "Locking"),
+        // Command-line options declared once per command, from which its parsing, its check
+        // for unknown options and its help's OPTIONS section follow (the arcloud tool's).
+        .target(name: "CommandLineOptions"),
         // Swift value-type API over VisionCore.
         .target(name: "Vision", dependencies: ["VisionCore", "Geometry", "Locking"]),
         // Datasets, maps (SQLite), map builder, localizer, evaluation, reports.
@@ -61,11 +64,12 @@ let package = Package(
         .target(name: "GraffityARCloud", dependencies: ["VPS", "VPSClient", "Geometry", "Locking"]),
         .executableTarget(
             name: "arcloud",
-            dependencies: ["VPS", "VPSServer", "VPSClient", "GraffityARCloud", "Vision", "Locking"]
+            dependencies: ["VPS", "VPSServer", "VPSClient", "GraffityARCloud", "Vision", "Locking", "CommandLineOptions"]
         ),
 
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Locking"]),
         .testTarget(name: "VPSTests", dependencies: ["VPS", "Locking"]),
         .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSClient", "Locking"]),
