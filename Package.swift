@@ -57,6 +57,9 @@ let package = Package(
         .target(name: "Support"),
         // Pure Swift geometry: SE(3) poses, quaternions, camera intrinsics.
         .target(name: "Geometry"),
+        // Command-line options declared once per command, from which its parsing, its check
+        // for unknown options and its help's OPTIONS section follow (the arcloud tool's).
+        .target(name: "CommandLineOptions"),
         // Swift value-type API over VisionCore.
         .target(name: "Vision", dependencies: ["VisionCore", "Geometry", "Support"]),
         // The data model, pure Swift: recorded sessions, scene content and navigation,
@@ -93,7 +96,7 @@ let package = Package(
             name: "arcloud",
             dependencies: ["Benchmarks", "Baselines", "SceneSynthesis", "Evaluation", "Formats", "MapBuilding",
                            "Storage", "Localization", "VPSModel", "VPSServer", "VPSClient", "GraffityARCloud",
-                           "Vision", "Geometry", "Support"]
+                           "Vision", "Geometry", "Support", "CommandLineOptions"]
         ),
 
         // Helpers several test targets share (fixtures, scratch folders, synthetic maps).
@@ -102,6 +105,7 @@ let package = Package(
                 path: "Tests/TestSupport"),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Baselines", "TestSupport", "Support"]),
         .testTarget(name: "BaselinesTests", dependencies: ["Baselines", "Vision", "TestSupport"]),
         .testTarget(name: "VPSModelTests", dependencies: ["VPSModel", "Formats", "Vision", "Baselines", "TestSupport", "Support"]),

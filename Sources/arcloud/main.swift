@@ -66,9 +66,7 @@ if rest.contains("--help") || rest.contains("-h") { print(command.help); exit(0)
 openCVThreads = 1
 
 do {
-    let parsed = try Arguments(rest, options: command.options, switches: command.switches)
-    let status = try await command.run(parsed)
-    exit(status)
+    exit(try await command.main(rest))
 } catch let e as UsageError {
     fail("\(command.name): \(e.description)", code: 2)
 } catch {

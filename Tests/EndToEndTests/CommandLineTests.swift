@@ -44,6 +44,30 @@ import Foundation
         }
     }
 
+    /// Every option a command's help lists is one its parser knows, and one listed without a
+    /// value takes none: all of them, then `--no-such-flag`, fail on that flag and on nothing
+    /// before it (so the command never runs). A deprecated alias goes alone, as it may not
+    /// come with its option.
+    @Test func everyOptionInTheHelpIsAccepted() throws {
+        for name in try Self.commands() {
+            let words = name.split(separator: " ").map(String.init)
+            let help = try ArcloudProcess.run(words + ["--help"]).stdout
+            let section = help.components(separatedBy: "\nOPTIONS:\n").dropFirst().first?
+                .components(separatedBy: "\n\n").first ?? ""
+            var together: [String] = [], alone: [[String]] = []
+            for line in section.split(separator: "\n") where line.hasPrefix("  --") {
+                // "  --name <value>  Help…" takes a value; "  --name  Help…" does not.
+                let fields = line.dropFirst(2).split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+                let option = [String(fields[0])] + (fields.count > 1 && !fields[1].isEmpty ? ["1"] : [])
+                if line.contains("Deprecated alias of") { alone.append(option) } else { together += option }
+            }
+            for arguments in [together] + alone {
+                let r = try ArcloudProcess.run(words + arguments + ["--no-such-flag"])
+                #expect(r.status == 2 && r.stderr.contains("unknown option '--no-such-flag'"), "\(name) \(arguments): \(r.stderr)")
+            }
+        }
+    }
+
     @Test func unknownCommandExitsTwo() throws {
         let r = try ArcloudProcess.run(["frobnicate"])
         #expect(r.status == 2)

@@ -1,15 +1,36 @@
+import Foundation
+
 /// One `arcloud` command (or a group of subcommands).
 protocol Command: Sendable {
+    /// The command's options, flags and positionals, each declared once.
+    associatedtype Options: CommandArguments
     /// The word after `arcloud`, e.g. `localize`, or `map build` for a subcommand.
     static var name: String { get }
     /// One line for `arcloud --help`.
     static var summary: String { get }
-    /// The full `--help` text: usage line, options, examples.
-    static var help: String { get }
-    /// Options that take a value (without `--`).
-    static var options: Set<String> { get }
-    /// Boolean switches (without `--`).
-    static var switches: Set<String> { get }
+    /// The `--help` text before its OPTIONS section: usage lines and what the command does.
+    static var overview: String { get }
+    /// The `--help` text after its OPTIONS section (examples, notes); none by default.
+    static var epilogue: String { get }
     /// Runs with parsed arguments; returns the process exit status.
-    static func run(_ args: Arguments) async throws -> Int32
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32
+}
+
+extension Command {
+    static var epilogue: String { "" }
+
+    /// The full `--help` text; its OPTIONS section is made from `Options`.
+    static var help: String {
+        [overview, Options.optionsHelp, epilogue].filter { !$0.isEmpty }.joined(separator: "\n\n")
+    }
+
+    /// Parses `arguments` (those after the command's name), prints the parser's warnings on
+    /// stderr and runs the command. Throws `UsageError` for a mistake in the arguments.
+    static func main(_ arguments: [String]) async throws -> Int32 {
+        let args = try ParsedArguments<Options>(arguments)
+        for warning in args.warnings {
+            FileHandle.standardError.write(Data("arcloud \(name): warning: \(warning)\n".utf8))
+        }
+        return try await run(args)
+    }
 }

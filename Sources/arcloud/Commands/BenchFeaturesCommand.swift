@@ -5,7 +5,7 @@ import Baselines
 struct BenchFeaturesCommand: Command {
     static let name = "bench features"
     static let summary = "Time ORB extraction per 640x480 frame against raw cv::ORB"
-    static let help = """
+    static let overview = """
         USAGE: arcloud bench features [--frames <n>] [--seed <n>] [--clock wall|cpu]
 
         Extracts ORB features from synthetic textured 640x480 frames (shapes of many grey
@@ -16,22 +16,19 @@ struct BenchFeaturesCommand: Command {
         the 48 cells of an 8x6 grid (80 px) received features, for each. Build in release
         for real figures:
           swift build -c release && .build/release/arcloud bench features
-
-        OPTIONS:
-          --frames <n>   Frames per configuration (default 30; different textures)
-          --seed <n>     Seed of the first synthetic frame (default 1)
-          --clock <kind> wall: elapsed time (default); cpu: CPU time of the process (all
-                         threads: OpenCV runs resize/blur on worker threads), steadier on a
-                         busy machine
         """
-    static let options: Set<String> = ["frames", "seed", "clock"]
-    static let switches: Set<String> = []
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        try args.noExtraPositionals(beyond: 0)
-        let frames = try args.int("frames", default: 30, range: 1 ... 10_000)
-        let seed = try args.int("seed", default: 1, range: 0 ... Int.max)
-        let clock = try BenchClock(try args.choice("clock", ["wall", "cpu"], default: "wall"))
+    struct Options: CommandArguments {
+        let frames = Option("frames", .integer(in: 1...10_000), default: 30,
+                            help: "Frames per configuration (different textures)")
+        let seed = Option("seed", .integer(in: 0...Int.max), default: 1, help: "Seed of the first synthetic frame")
+        let clock = BenchClock.option(threads: "all threads: OpenCV runs resize/blur on worker threads")
+    }
+
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        let frames = args.frames
+        let seed = args.seed
+        let clock = args.clock
         #if DEBUG
         print("note: debug build; build with -c release for meaningful timings")
         #endif

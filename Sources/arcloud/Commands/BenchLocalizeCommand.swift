@@ -10,7 +10,7 @@ import Storage
 struct BenchLocalizeCommand: Command {
     static let name = "bench localize"
     static let summary = "Benchmark the localizer against an OpenCV-only peer pipeline on the same frames"
-    static let help = """
+    static let overview = """
         USAGE: arcloud bench localize --map <file.vpsmap> <session dir> [--frames N] [--features N]
 
         Runs, in one process on the same decoded frames and map, one thread each (OpenCV's own
@@ -32,15 +32,17 @@ struct BenchLocalizeCommand: Command {
         and prints success rates, recall at (5 cm, 2°), median errors, frames per second,
         median time per frame, and the ratios. Build in release for meaningful figures:
           swift build -c release && .build/release/arcloud bench localize ...
-
-        OPTIONS:
-          --map <file>      The map to localize against (required)
-          --frames <N>      Use at most N frames of the session (default: all)
-          --features <N>    ORB features per frame for both pipelines (default: the localizer's,
-                            1000; 3000 on a map of at most 5,000 points)
         """
-    static let options: Set<String> = ["map", "frames", "features"]
-    static let switches: Set<String> = []
+
+    struct Options: CommandArguments {
+        let map = Option.required("map", .text.placeholder("<file>"), help: "The map to localize against")
+        let session = Positional("session dir")
+        let frames = Option("frames", .integer(in: 1...1_000_000).placeholder("<N>"),
+                            help: "Use at most N frames of the session", defaultText: "all")
+        let features = Option("features", .integer(in: 100...20000).placeholder("<N>"),
+                              help: "ORB features per frame for both pipelines",
+                              defaultText: "the localizer's, 1000; 3000 on a map of at most 5,000 points")
+    }
 
     struct Row {
         var name: String
@@ -48,13 +50,12 @@ struct BenchLocalizeCommand: Command {
         var poses: [Pose?] = []
     }
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        let mapPath = try args.require("map")
-        let sessionURL = URL(fileURLWithPath: try args.positional(0, "session dir"))
-        try args.noExtraPositionals(beyond: 1)
-        let asked = args.value("features") == nil ? nil : try args.int("features", default: 1000, range: 100...20000)
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        let mapPath = args.map
+        let sessionURL = URL(fileURLWithPath: args.session)
+        let asked = args.features
         let session = try RecordedSession.load(from: sessionURL)
-        let limit = try args.int("frames", default: session.frames.count, range: 1...1_000_000)
+        let limit = args.frames ?? session.frames.count
         let frames = Array(session.frames.prefix(limit))
         let map = try VPSMap.load(from: mapPath)
         var options = LocalizerOptions()

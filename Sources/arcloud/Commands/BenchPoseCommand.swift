@@ -7,7 +7,7 @@ import Support
 struct BenchPoseCommand: Command {
     static let name = "bench pose"
     static let summary = "Time the robust pose solver against OpenCV solvePnPRansac (AP3P) + solvePnPRefineLM"
-    static let help = """
+    static let overview = """
         USAGE: arcloud bench pose [--trials <n>] [--threshold <px>] [--confidence <p>] [--seed <n>]
                                   [--loss huber|cauchy|trivial] [--sizes <n,n,..>] [--clock wall|cpu]
 
@@ -23,41 +23,34 @@ struct BenchPoseCommand: Command {
         and camera-centre error (metres) for each solver, how many solves were within
         1 degree, and the speed ratio OpenCV / arcloud. Build in release for real figures:
           swift build -c release && .build/release/arcloud bench pose
-
-        OPTIONS:
-          --trials <n>        Correspondence sets per configuration (default 50)
-          --threshold <px>    RANSAC inlier threshold in pixels, both solvers (default 4)
-          --confidence <p>    RANSAC confidence, both solvers (default 0.999)
-          --seed <n>          Seed of the synthetic data (default 1)
-          --loss <kind>       Loss of arcloud's final refinement, scale = threshold / 2
-                              (default: the solver's default, huber at 4 px)
-          --sizes <list>      Correspondence counts to run (default 100,500,1000)
-          --clock <kind>      wall: elapsed time (default); cpu: CPU time of the process
-                              (all threads), steadier on a busy machine
         """
-    static let options: Set<String> = ["trials", "threshold", "confidence", "seed", "loss", "sizes", "clock"]
-    static let switches: Set<String> = []
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        try args.noExtraPositionals(beyond: 0)
-        let trials = try args.int("trials", default: 50, range: 1 ... 100_000)
-        let threshold = try args.double("threshold", default: 4)
-        let confidence = try args.double("confidence", default: 0.999)
-        let seed = try args.int("seed", default: 1, range: 0 ... Int.max)
-        guard threshold > 0 else { throw UsageError("option '--threshold' must be positive") }
-        guard confidence > 0, confidence < 1 else { throw UsageError("option '--confidence' must be in (0, 1)") }
+    struct Options: CommandArguments {
+        let trials = Option("trials", .integer(in: 1...100_000), default: 50, help: "Correspondence sets per configuration")
+        let threshold = Option("threshold", .number(greaterThan: 0).placeholder("<px>"), default: 4,
+                               help: "RANSAC inlier threshold in pixels, both solvers")
+        let confidence = Option("confidence", .number(greaterThan: 0, lessThan: 1).placeholder("<p>"), default: 0.999,
+                                help: "RANSAC confidence, both solvers")
+        let seed = Option("seed", .integer(in: 0...Int.max), default: 1, help: "Seed of the synthetic data")
+        let loss = Option("loss", .oneOf(["default", "huber", "cauchy", "trivial"]).placeholder("<kind>"), default: "default",
+                          help: "Loss of arcloud's final refinement: huber, cauchy or trivial, scale = threshold / 2",
+                          defaultText: "the solver's default, huber at 4 px")
+        let sizes = Option("sizes", .list(of: .integer(in: 4...1_000_000)), default: [100, 500, 1000],
+                           help: "Correspondence counts to run")
+        let clock = BenchClock.option(threads: "all threads")
+    }
 
-        let sizes = try (args.value("sizes") ?? "100,500,1000").split(separator: ",").map { s -> Int in
-            guard let v = Int(s), (4 ... 1_000_000).contains(v) else {
-                throw UsageError("option '--sizes' needs comma-separated counts of 4 or more, got '\(s)'")
-            }
-            return v
-        }
-        let clock = try BenchClock(try args.choice("clock", ["wall", "cpu"], default: "wall"))
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        let trials = args.trials
+        let threshold = args.threshold
+        let confidence = args.confidence
+        let seed = args.seed
+        let sizes = args.sizes
+        let clock = args.clock
         let camera = CameraIntrinsics(width: 640, height: 480, fx: 500, fy: 500, cx: 320, cy: 240)
         var ours = AbsolutePoseEstimator(options: RansacOptions(threshold: threshold, confidence: confidence,
                                                                 maxIterations: 10000))
-        switch try args.choice("loss", ["default", "huber", "cauchy", "trivial"], default: "default") {
+        switch args.loss {
         case "huber": ours.options.refinementLoss = .huber(scale: threshold / 2)
         case "cauchy": ours.options.refinementLoss = .cauchy(scale: threshold / 2)
         case "trivial": ours.options.refinementLoss = .trivial
@@ -110,16 +103,22 @@ struct BenchPoseCommand: Command {
 
 /// The clock the benchmarks time with: elapsed time, or CPU time of the whole process
 /// (every thread, so OpenCV's worker threads count), which a busy machine disturbs less.
-struct BenchClock {
+struct BenchClock: Sendable {
     let name: String
     private let id: clockid_t
 
-    init(_ kind: String) throws {
-        switch kind {
-        case "wall": name = "wall"; id = CLOCK_MONOTONIC
-        case "cpu": name = "CPU"; id = CLOCK_PROCESS_CPUTIME_ID
-        default: throw UsageError("option '--clock' must be wall or cpu, got '\(kind)'")
+    static let wall = BenchClock(name: "wall", id: CLOCK_MONOTONIC)
+    static let cpu = BenchClock(name: "CPU", id: CLOCK_PROCESS_CPUTIME_ID)
+
+    /// `--clock wall|cpu`, wall by default; `threads` says which threads CPU time covers.
+    static func option(threads: String) -> Option<BenchClock> {
+        let kinds = ["wall": wall, "cpu": cpu]
+        let parser = ValueParser<BenchClock>(placeholder: "<kind>", describe: { $0.name.lowercased() }) { text in
+            guard let clock = kinds[text] else { throw InvalidValue("must be one of wall|cpu") }
+            return clock
         }
+        return Option("clock", parser, default: wall,
+                      help: "wall: elapsed time; cpu: CPU time of the process (\(threads)), steadier on a busy machine")
     }
 
     /// Milliseconds since an arbitrary origin.

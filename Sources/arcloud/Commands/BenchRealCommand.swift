@@ -7,7 +7,7 @@ import MapBuilding
 struct BenchRealCommand: Command {
     static let name = "bench real"
     static let summary = "Benchmark map building and localization on every real-photo split under a folder, against an ORB peer"
-    static let help = """
+    static let overview = """
         USAGE: arcloud bench real [<folder>...] [--peers orb|sift|opencv|all|none] [--features N] [--map-features N] [--frames] [--json]
 
         Runs every split under each folder (a split holds map/ and query/ COLMAP text models
@@ -30,21 +30,23 @@ struct BenchRealCommand: Command {
         Prints one table: per split and method, placed/queries, wrong, map points and mean ms
         per query (extraction to pose; arcloud from the encoded image), and the totals.
         Exits 1 when arcloud places any frame wrongly.
-
-        OPTIONS:
-          --peers <which>  Yardsticks: orb (default), sift, opencv, all or none
-          --features <N>   ORB features per query for arcloud and its opencv peer (default:
-                           the localizer's, 3000 on maps of a few photos)
-          --map-features <N>
-                           ORB features per map photo for arcloud's map (default: the map
-                           builder's, 6000 for a map of up to 8 photos)
-          --frames         Also print every query's outcome: verdict, errors and, for arcloud,
-                           the evidence (NFA, pose σ, explained regions), the true inliers
-                           (within 8 px under the ground truth) and why a frame was rejected
-          --json           Print the results as one JSON object instead
         """
-    static let options: Set<String> = ["features", "map-features", "peers"]
-    static let switches: Set<String> = ["frames", "json"]
+
+    struct Options: CommandArguments {
+        let folders = Positional(zeroOrMore: "folder")
+        let peers = Option("peers", .oneOf(["orb", "sift", "opencv", "all", "none"]).placeholder("<which>"), default: "orb",
+                           help: "Yardsticks: orb, sift, opencv, all or none")
+        let features = Option("features", .integer(in: 100...20000).placeholder("<N>"),
+                              help: "ORB features per query for arcloud and its opencv peer",
+                              defaultText: "the localizer's, 3000 on maps of a few photos")
+        let mapFeatures = Option("map-features", .integer(in: 100...20000).placeholder("<N>"),
+                                 help: "ORB features per map photo for arcloud's map",
+                                 defaultText: "the map builder's, 6000 for a map of up to 8 photos")
+        let frames = Flag("frames", help: "Also print every query's outcome: verdict, errors and, for arcloud, the "
+                              + "evidence (NFA, pose σ, explained regions), the true inliers (within 8 px under the "
+                              + "ground truth) and why a frame was rejected")
+        let json = Flag("json", help: "Print the results as one JSON object instead")
+    }
 
     /// One split's results, as `--json` prints them.
     struct SplitResult: Codable {
@@ -57,30 +59,28 @@ struct BenchRealCommand: Command {
         var methods: [RealPhotoBenchmark.MethodResult]
     }
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        var folders: [String] = []
-        var k = 0
-        while let d = try? args.positional(k, "folder") { folders.append(d); k += 1 }
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        var folders = args.folders
         if folders.isEmpty {
             let shared = "../shared/real"
             folders = [FileManager.default.fileExists(atPath: shared) ? shared : "Tests/Fixtures/real"]
         }
-        let peers = try args.choice("peers", ["orb", "sift", "opencv", "all", "none"], default: "orb")
+        let peers = args.peers
         var localizerOptions = LocalizerOptions()
-        if args.value("features") != nil {
-            localizerOptions.orb.featureCount = try args.int("features", default: 1000, range: 100...20000)
+        if let features = args.features {
+            localizerOptions.orb.featureCount = features
             localizerOptions.smallMapFeatureCount = nil
         }
         var buildOptions = MapBuildOptions()
-        if args.value("map-features") != nil {
-            buildOptions.orb.featureCount = try args.int("map-features", default: 2500, range: 100...20000)
+        if let features = args.mapFeatures {
+            buildOptions.orb.featureCount = features
             buildOptions.minFeaturesPerMap = 0
         }
         let splitFolders = folders.flatMap { RealPhotoSplit.folders(under: URL(fileURLWithPath: $0, isDirectory: true)) }
         guard !splitFolders.isEmpty else {
             throw CommandFailure("no split (a folder with map/ and query/) under \(folders.joined(separator: ", "))")
         }
-        let json = args.has("json")
+        let json = args.json
         if !json {
             print("bench real: OpenCV \(openCVVersion), one thread per method; placed = within (2°, 2 % of the scene scale), "
                   + "wrong = accepted and off by more than 10° or 10 %")
@@ -108,7 +108,7 @@ struct BenchRealCommand: Command {
             guard !json else { continue }
             if !printedHeader { print(headerLine(methods.map(\.method))); printedHeader = true }
             print(row("\(result.scene)/\(result.split)", mapPhotos: result.mapPhotos, methods: methods))
-            if args.has("frames") { printFrames(methods) }
+            if args.frames { printFrames(methods) }
         }
         let anyWrong = results.contains { $0.methods[0].count(.wrong) > 0 }
         if json {

@@ -8,7 +8,7 @@ import Storage
 struct BenchScaleCommand: Command {
     static let name = "bench scale"
     static let summary = "Benchmark map build, load, memory, recall and latency as a venue map grows"
-    static let help = """
+    static let overview = """
         USAGE: arcloud bench scale [--sizes 30k,300k,1M] [--work out/bench-scale] [--fresh] [--json]
                                    [--baseline-map Maps/gallery.vpsmap]
                                    [--baseline-walk Datasets/gallery-query-walk]
@@ -40,26 +40,33 @@ struct BenchScaleCommand: Command {
         while their arguments match (--fresh regenerates them, e.g. after the generator
         changed); maps are built on every run. Build in release for meaningful figures:
           swift build -c release && .build/release/arcloud bench scale
-
-        OPTIONS:
-          --sizes LIST        Comma-separated sizes: a target point count (30k, 300k, 1M;
-                              the building is chosen to come near it, rooms of about 8 k
-                              points, wings of six rooms) or a building FxWxR (floors x wings
-                              x rooms per wing) (default: 30k,300k,1M)
-          --work DIR          Sessions, maps and logs (default: out/bench-scale)
-          --fresh             Regenerate the sessions even when they exist
-          --json              Print the figures as one JSON document instead of tables
-          --baseline-map F    The one-gallery map (default: Maps/gallery.vpsmap)
-          --baseline-walk D   Its walk session (default: Datasets/gallery-query-walk)
-          --baseline-hard D   Its hard session (default: Datasets/gallery-query-hard)
-          --probe             Internal: measure one map (--map, --walk, --hard; with
-                              --baseline-map, its sessions in turn) in this process and write
-                              the figures as JSON to --probe-out; the benchmark runs itself so
-                              for every map
         """
-    static let options: Set<String> = ["sizes", "work", "baseline-map", "baseline-walk", "baseline-hard",
-                                       "map", "walk", "hard", "probe-out"]
-    static let switches: Set<String> = ["fresh", "json", "probe"]
+
+    struct Options: CommandArguments {
+        // A constant the parser accepts: every `--help` of this command reads it.
+        let sizes = Option("sizes", ScaleSize.parser, default: try! ScaleSize.parse("30k,300k,1M"),
+                           help: "Comma-separated sizes: a target point count (30k, 300k, 1M; the building is chosen "
+                               + "to come near it, rooms of about 8 k points, wings of six rooms) or a building FxWxR "
+                               + "(floors x wings x rooms per wing)")
+        let work = Option("work", .text.placeholder("DIR"), default: "out/bench-scale",
+                          help: "Sessions, maps and logs")
+        let fresh = Flag("fresh", help: "Regenerate the sessions even when they exist")
+        let json = Flag("json", help: "Print the figures as one JSON document instead of tables")
+        let baselineMap = Option("baseline-map", .text.placeholder("F"), default: "Maps/gallery.vpsmap",
+                                 help: "The one-gallery map")
+        let baselineWalk = Option("baseline-walk", .text.placeholder("D"), default: "Datasets/gallery-query-walk",
+                                  help: "Its walk session")
+        let baselineHard = Option("baseline-hard", .text.placeholder("D"), default: "Datasets/gallery-query-hard",
+                                  help: "Its hard session")
+        let probe = Flag("probe", help: "Internal: measure one map (--map, --walk, --hard; with --baseline-map, its "
+                             + "sessions in turn) in this process and write the figures as JSON to --probe-out; the "
+                             + "benchmark runs itself so for every map")
+        // What --probe measures: the benchmark passes them to itself.
+        let map = Option("map", .text, help: "The map to measure", hidden: true)
+        let walk = Option("walk", .text, help: "Its walk session", hidden: true)
+        let hard = Option("hard", .text, help: "Its hard session", hidden: true)
+        let probeOut = Option("probe-out", .text, help: "The report to write", hidden: true)
+    }
 
     /// The scene and sessions of every size: the gallery's seeds and image settings.
     static let sceneArguments = ["--layout", "building", "--seed", "7", "--size", "640x480", "--quality", "85"]
@@ -69,17 +76,15 @@ struct BenchScaleCommand: Command {
         ("hard", ["--session-seed", "31", "--trajectory", "hard", "--frames", "70"]),
     ]
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        try args.noExtraPositionals(beyond: 0)
-        if args.has("probe") { return try probe(args) }
-        for option in ["map", "walk", "hard", "probe-out"] where args.value(option) != nil {
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        if args.probe { return try probe(args) }
+        for (option, value) in [("map", args.map), ("walk", args.walk), ("hard", args.hard), ("probe-out", args.probeOut)]
+        where value != nil {
             throw UsageError("option '--\(option)' goes with --probe")
         }
-        let sizes = try ScaleSize.parse(args.value("sizes") ?? "30k,300k,1M")
-        let work = URL(fileURLWithPath: args.value("work") ?? "out/bench-scale", isDirectory: true)
-        let baseline = (map: args.value("baseline-map") ?? "Maps/gallery.vpsmap",
-                        walk: args.value("baseline-walk") ?? "Datasets/gallery-query-walk",
-                        hard: args.value("baseline-hard") ?? "Datasets/gallery-query-hard")
+        let sizes = args.sizes
+        let work = URL(fileURLWithPath: args.work, isDirectory: true)
+        let baseline = (map: args.baselineMap, walk: args.baselineWalk, hard: args.baselineHard)
         guard FileKind(atPath: baseline.map) == .regular else {
             throw CommandFailure("the baseline map '\(baseline.map)' is missing (run from the repository root, or give --baseline-map)")
         }
@@ -87,7 +92,7 @@ struct BenchScaleCommand: Command {
             throw CommandFailure("the baseline session '\(dir)' is missing (give --baseline-walk / --baseline-hard)")
         }
         try OutputLocation.prepareFolder(work.path, for: "--work")
-        let json = args.has("json"), fresh = args.has("fresh")
+        let json = args.json, fresh = args.fresh
         func note(_ line: String) { FileHandle.standardError.write(Data("bench scale: \(line)\n".utf8)) }
 
         var results: [ScaleResult] = []
@@ -181,13 +186,19 @@ struct BenchScaleCommand: Command {
 
     /// `--probe`: this process measures one map (and the baseline's, in turn) and writes
     /// the report.
-    static func probe(_ args: Arguments) throws -> Int32 {
-        let map = try args.require("map"), out = try args.require("probe-out")
-        let sessions = try ["walk", "hard"].map { (label: $0, dir: URL(fileURLWithPath: try args.require($0), isDirectory: true)) }
+    static func probe(_ args: ParsedArguments<Options>) throws -> Int32 {
+        func required(_ value: String?, _ option: String) throws -> String {
+            guard let value else { throw UsageError("missing required option '--\(option)' (with --probe)") }
+            return value
+        }
+        let map = try required(args.map, "map"), out = try required(args.probeOut, "probe-out")
+        let sessions = try [("walk", args.walk), ("hard", args.hard)].map {
+            (label: $0.0, dir: URL(fileURLWithPath: try required($0.1, $0.0), isDirectory: true))
+        }
         var baseline: (map: String, sessions: ScaleProbe.Sessions)?
-        if let b = args.value("baseline-map") {
-            baseline = (b, try ["baseline-walk", "baseline-hard"].map {
-                (label: String($0.dropFirst(9)), dir: URL(fileURLWithPath: try args.require($0), isDirectory: true))
+        if args.isGiven(\.baselineMap) {
+            baseline = (args.baselineMap, [("walk", args.baselineWalk), ("hard", args.baselineHard)].map {
+                (label: $0.0, dir: URL(fileURLWithPath: $0.1, isDirectory: true))
             })
         }
         let report = try ScaleProbe.measure(map: map, sessions: sessions, baseline: baseline)
@@ -226,6 +237,11 @@ struct ScaleSize: Sendable {
         let wings = (points + wing - 1) / wing
         let floors = (wings + 5) / 6
         return BuildingSize(floors: floors, wings: (wings + floors - 1) / floors, rooms: 6)
+    }
+
+    /// `--sizes`: its value parsed as `parse` does, shown in the help as the sizes' labels.
+    static let parser = ValueParser<[ScaleSize]>(placeholder: "LIST", describe: { $0.map(\.label).joined(separator: ",") }) {
+        try parse($0)
     }
 
     /// Parses `30k,300k,1M,2x3x6`.

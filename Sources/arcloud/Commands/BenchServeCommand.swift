@@ -8,7 +8,7 @@ import VPSServer
 struct BenchServeCommand: Command {
     static let name = "bench serve"
     static let summary = "Measure the HTTP service: requests/s at several concurrencies against the in-process rate"
-    static let help = """
+    static let overview = """
         USAGE: arcloud bench serve --maps <dir> --map <id> --dataset <session-dir>
                                    [--frames 20] [--requests 100] [--rounds 7] [--concurrency 1,2,4,16]
                                    [--workers N] [--idle-helpers N] [--json]
@@ -42,43 +42,43 @@ struct BenchServeCommand: Command {
         measured, and so is the server's, per request, by thread: localization workers
         (queued localizations), libmicrohttpd's connection threads (requests, and the
         localizations they run themselves while a core is free), the rest of the process.
+        """
 
-        OPTIONS:
-          --maps <dir>           Directory of .vpsmap files (required)
-          --map <id>             Map to localize against (required)
-          --dataset <dir>        Recorded session whose frames are sent (required)
-          --frames <n>           Frames used, from the start of the session (default 20)
-          --requests <n>         Timed requests per concurrency and round (default 100)
-          --rounds <n>           Rounds (default 7)
-          --concurrency <list>   Comma-separated HTTP concurrencies (default 1,2,4,16)
-          --workers <n>          Server localizations at once (default: the cores)
-          --idle-helpers <n>     Server idle-core helpers (default: the cores minus one;
-                                 0 for none). The in-process side never uses them: its
-                                 baseline is one thread
-          --json                 One JSON object instead of text
-
+    static let epilogue = """
         Exit status 1 when any request failed; the scaling target is reported, not enforced
         (a machine shared with other work cannot meet it reliably).
         """
-    static let options: Set<String> = ["maps", "map", "dataset", "frames", "requests", "rounds", "concurrency",
-                                       "workers", "idle-helpers"]
-    static let switches: Set<String> = ["json"]
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        try args.noExtraPositionals(beyond: 0)
-        let mapId = try args.require("map")
-        let frameCount = try args.int("frames", default: 20, range: 1...10_000)
-        let requests = try args.int("requests", default: 100, range: 1...1_000_000)
-        let roundCount = try args.int("rounds", default: 7, range: 1...1000)
-        let levels = try Array(Set((args.value("concurrency") ?? "1,2,4,16").split(separator: ",").map { s -> Int in
-            guard let n = Int(s), (1...256).contains(n) else { throw UsageError("--concurrency needs numbers in 1...256, got '\(s)'") }
-            return n
-        })).sorted()
-        let mapsDir = URL(fileURLWithPath: try args.require("maps"), isDirectory: true)
+    struct Options: CommandArguments {
+        let maps = Option.required("maps", .text.placeholder("<dir>"), help: "Directory of .vpsmap files")
+        let map = Option.required("map", .text.placeholder("<id>"), help: "Map to localize against")
+        let dataset = Option.required("dataset", .text.placeholder("<dir>"), help: "Recorded session whose frames are sent")
+        let frames = Option("frames", .integer(in: 1...10_000), default: 20,
+                            help: "Frames used, from the start of the session")
+        let requests = Option("requests", .integer(in: 1...1_000_000), default: 100,
+                              help: "Timed requests per concurrency and round")
+        let rounds = Option("rounds", .integer(in: 1...1000), default: 7, help: "Rounds")
+        let concurrency = Option("concurrency", .list(of: .integer(in: 1...256)), default: [1, 2, 4, 16],
+                                 help: "Comma-separated HTTP concurrencies")
+        let workers = Option("workers", .integer(in: 1...256), default: VPSServerConfiguration.defaultWorkers,
+                             help: "Server localizations at once", defaultText: "the cores")
+        let idleHelpers = Option("idle-helpers", .integer(in: 0...256), default: VPSServerConfiguration.defaultIdleCoreHelpers,
+                                 help: "Server idle-core helpers; 0 for none. The in-process side never uses them: its "
+                                     + "baseline is one thread", defaultText: "the cores minus one")
+        let json = Flag("json", help: "One JSON object instead of text")
+    }
+
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        let mapId = args.map
+        let frameCount = args.frames
+        let requests = args.requests
+        let roundCount = args.rounds
+        let levels = Array(Set(args.concurrency)).sorted()
+        let mapsDir = URL(fileURLWithPath: args.maps, isDirectory: true)
         let engine = MapDirectoryEngine(directory: mapsDir)
         guard engine.cache.file(of: mapId) != nil else { throw CommandFailure("no map '\(mapId)' in \(mapsDir.path)") }
 
-        let sessionDir = URL(fileURLWithPath: try args.require("dataset"), isDirectory: true)
+        let sessionDir = URL(fileURLWithPath: args.dataset, isDirectory: true)
         let session = try RecordedSession.load(from: sessionDir)
         let frames = try session.frames.prefix(frameCount).map { f in
             VPSLoadGenerator.Frame(image: [UInt8](try Data(contentsOf: RecordedSession.imageURL(of: f, in: sessionDir))),
@@ -91,8 +91,8 @@ struct BenchServeCommand: Command {
         let token = try store.create(name: "bench").token
         let server = VPSServer(engine: engine, tokens: store, configuration: VPSServerConfiguration(
             port: 0,
-            localizationWorkers: try args.int("workers", default: VPSServerConfiguration.defaultWorkers, range: 1...256),
-            idleCoreHelpers: try args.int("idle-helpers", default: VPSServerConfiguration.defaultIdleCoreHelpers, range: 0...256),
+            localizationWorkers: args.workers,
+            idleCoreHelpers: args.idleHelpers,
             maxConnectionsPerClient: 0))
         do { try server.start() } catch { throw CommandFailure("\(error)") }
         defer { server.stop() }
@@ -113,7 +113,7 @@ struct BenchServeCommand: Command {
         let loadAfter = LoadAverage.read()
         let stolenPercent = stolenBefore.flatMap { b in StolenTime.now().map { $0.percent(since: b) } }
 
-        if args.has("json") {
+        if args.json {
             struct Output: Encodable {
                 var map: String; var frames: Int; var requestsPerMeasurement: Int; var cores: Int; var workers: Int
                 var loadAverageBefore: [Double]; var loadAverageAfter: [Double]

@@ -4,7 +4,7 @@ import Evaluation
 struct CompareCommand: Command {
     static let name = "compare"
     static let summary = "What changed per frame between two localize runs on the same session"
-    static let help = """
+    static let overview = """
         USAGE: arcloud compare <run-dir-A> <run-dir-B> [--max-regressions N]
                                [--threshold-cm C | --threshold-percent P] [--threshold-deg D]
 
@@ -27,25 +27,31 @@ struct CompareCommand: Command {
         COLMAP model), where errors are printed as shares of the scene scale. Runs scored in
         different units are refused. Exits 1 when the regressions are more than
         --max-regressions, 0 otherwise.
+        """
 
-        OPTIONS:
-          --max-regressions N    Regressions allowed before exiting 1 (default 0)
-          --threshold-cm C       Translation change that counts, in cm (metric maps only;
-                                 default run A's primary threshold, 5)
-          --threshold-percent P  Translation change that counts, in % of the scene scale
-                                 (maps in unknown units only; default run A's, 2)
-          --threshold-deg D      Rotation change that counts, in degrees (default run A's, 2)
-
+    static let epilogue = """
         EXAMPLE:
           arcloud compare out/walk-map-v1 out/walk-map-v2 --max-regressions 2
         """
-    static let options: Set<String> = ["max-regressions", "threshold-cm", "threshold-percent", "threshold-deg"]
-    static let switches: Set<String> = []
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        try args.noExtraPositionals(beyond: 2)
-        let a = try args.positional(0, "run-dir-A"), b = try args.positional(1, "run-dir-B")
-        let maxRegressions = try args.int("max-regressions", default: 0, range: 0...Int.max)
+    struct Options: CommandArguments {
+        let runA = Positional("run-dir-A")
+        let runB = Positional("run-dir-B")
+        let maxRegressions = Option("max-regressions", .integer(in: 0...Int.max).placeholder("N"), default: 0,
+                                    help: "Regressions allowed before exiting 1")
+        let thresholdCm = Option("threshold-cm", .number(atLeast: 0).placeholder("C"),
+                                 help: "Translation change that counts, in cm (metric maps only)",
+                                 defaultText: "run A's primary threshold, 5")
+        let thresholdPercent = Option("threshold-percent", .number(atLeast: 0).placeholder("P"),
+                                      help: "Translation change that counts, in % of the scene scale (maps in unknown "
+                                          + "units only)", defaultText: "run A's, 2")
+        let thresholdDeg = Option("threshold-deg", .number(atLeast: 0).placeholder("D"),
+                                  help: "Rotation change that counts, in degrees", defaultText: "run A's, 2")
+    }
+
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        let a = args.runA, b = args.runB
+        let maxRegressions = args.maxRegressions
         let urlA = URL(fileURLWithPath: a), urlB = URL(fileURLWithPath: b)
         let runA = try RunResults.load(from: urlA), runB = try RunResults.load(from: urlB)
         let primary = try primaryThreshold(a, try RunResults.summary(in: urlA), b, try RunResults.summary(in: urlB))
@@ -77,22 +83,19 @@ struct CompareCommand: Command {
     }
 
     /// The change threshold: run A's primary one, with the options given replacing its parts.
-    static func changeThreshold(_ args: Arguments, primary: ErrorThreshold) throws -> ErrorThreshold {
-        let degrees = try args.double("threshold-deg", default: primary.degrees)
-        guard degrees >= 0 else { throw UsageError("--threshold-deg must not be negative") }
+    static func changeThreshold(_ args: ParsedArguments<Options>, primary: ErrorThreshold) throws -> ErrorThreshold {
+        let degrees = args.thresholdDeg ?? primary.degrees
         if let scale = primary.sceneScale {
-            guard args.value("threshold-cm") == nil else {
+            guard args.thresholdCm == nil else {
                 throw UsageError("--threshold-cm: run A's map is in unknown units; give --threshold-percent (of the scene scale)")
             }
-            let percent = try args.double("threshold-percent", default: 100 * primary.sceneScaleShare!)
-            guard percent >= 0 else { throw UsageError("--threshold-percent must not be negative") }
+            let percent = args.thresholdPercent ?? 100 * primary.sceneScaleShare!
             return ErrorThreshold(sceneScaleShare: percent / 100, of: scale, degrees: degrees)
         }
-        guard args.value("threshold-percent") == nil else {
+        guard args.thresholdPercent == nil else {
             throw UsageError("--threshold-percent: run A's map is metric; give --threshold-cm")
         }
-        let cm = try args.double("threshold-cm", default: primary.translation * 100)
-        guard cm >= 0 else { throw UsageError("--threshold-cm must not be negative") }
+        let cm = args.thresholdCm ?? primary.translation * 100
         return ErrorThreshold(metres: cm / 100, degrees: degrees)
     }
 }

@@ -5,7 +5,7 @@ import VPSModel
 struct DatasetImportCOLMAPCommand: Command {
     static let name = "dataset import-colmap"
     static let summary = "Import a COLMAP model (binary or text) and its images as a recorded session"
-    static let help = """
+    static let overview = """
         USAGE: arcloud dataset import-colmap <model-dir> <out-dir> [--images DIR] [options]
 
         Reads the COLMAP model in <model-dir>: cameras.bin and images.bin (COLMAP's default
@@ -18,34 +18,37 @@ struct DatasetImportCOLMAPCommand: Command {
         used camera (or --camera-id) are imported. Images are ordered by name and given
         timestamps 1/--fps apart (COLMAP records no time). Image names that leave the image
         folder (../, absolute, symlinks out) are errors.
+        """
 
-        OPTIONS:
-          --images DIR      Folder the image names are relative to (default: project/images
-                            for project/sparse/0, else <model-dir>/../images)
-          --camera-id N     Import the images of this camera
-          --fps F           Frame rate for the made-up timestamps (default: 10)
-          --name NAME       Session name (default: the output folder name)
-
+    static let epilogue = """
         EXAMPLE:
           arcloud dataset import-colmap project/sparse/0 out/project
         """
-    static let options: Set<String> = ["images", "camera-id", "fps", "name"]
-    static let switches: Set<String> = []
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        try args.noExtraPositionals(beyond: 2)
-        let model = URL(fileURLWithPath: try args.positional(0, "model-dir"), isDirectory: true)
-        let out = URL(fileURLWithPath: try args.positional(1, "out-dir"), isDirectory: true)
-        let images = args.value("images").map { URL(fileURLWithPath: $0, isDirectory: true) }
+    struct Options: CommandArguments {
+        let model = Positional("model-dir")
+        let out = Positional("out-dir")
+        let images = Option("images", .text.placeholder("DIR"), help: "Folder the image names are relative to",
+                            defaultText: "project/images for project/sparse/0, else <model-dir>/../images")
+        let cameraId = Option("camera-id", ValueParser<Int>.integer().placeholder("N"),
+                              help: "Import the images of this camera")
+        let fps = Option("fps", .number(greaterThan: 0).placeholder("F"), default: 10,
+                         help: "Frame rate for the made-up timestamps")
+        let name = Option("name", .text.placeholder("NAME"), help: "Session name", defaultText: "the output folder name")
+    }
+
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        let model = URL(fileURLWithPath: args.model, isDirectory: true)
+        let out = URL(fileURLWithPath: args.out, isDirectory: true)
+        let images = args.images.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? COLMAPModel.defaultImageFolder(for: model)
         var importer = COLMAPImporter()
-        importer.fps = try args.double("fps", default: 10)
-        guard importer.fps > 0 else { throw UsageError("option '--fps' must be positive") }
-        if args.value("camera-id") != nil { importer.cameraId = try args.int("camera-id", default: 0) }
+        importer.fps = args.fps
+        if let camera = args.cameraId { importer.cameraId = camera }
         try OutputLocation.prepareFolder(out.path, for: "<out-dir>")
         let result: COLMAPImporter.Result
         do {
-            result = try importer.importModel(from: model, images: images, to: out, name: args.value("name") ?? out.lastPathComponent)
+            result = try importer.importModel(from: model, images: images, to: out, name: args.name ?? out.lastPathComponent)
         } catch let e as DatasetImportError {
             throw CommandFailure(e.description)
         }

@@ -4,7 +4,7 @@ import Formats
 struct DatasetImportNerfstudioCommand: Command {
     static let name = "dataset import-nerfstudio"
     static let summary = "Import a nerfstudio / instant-ngp transforms.json capture as a recorded session"
-    static let help = """
+    static let overview = """
         USAGE: arcloud dataset import-nerfstudio <transforms.json | folder> <out-dir> [options]
 
         Reads a nerfstudio / instant-ngp transforms.json (what Polycam, Record3D, KIRI and
@@ -19,29 +19,31 @@ struct DatasetImportNerfstudioCommand: Command {
         refused. Frames are ordered by file name, 1/--fps apart (the format has no time).
         Units and up: the capture's own (unknown to arcloud unless you say so when
         building the map).
+        """
 
-        OPTIONS:
-          --skip-missing    Leave out frames whose image file is missing (default: an error
-                            naming the frame and its file)
-          --fps F           Frame rate for the made-up timestamps (default: 10)
-          --name NAME       Session name (default: the output folder name)
-
+    static let epilogue = """
         EXAMPLE:
           arcloud dataset import-nerfstudio polycam-export/transforms.json out/room
         """
-    static let options: Set<String> = ["fps", "name"]
-    static let switches: Set<String> = ["skip-missing"]
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        try args.noExtraPositionals(beyond: 2)
-        let input = URL(fileURLWithPath: try args.positional(0, "transforms.json | folder"))
-        let out = URL(fileURLWithPath: try args.positional(1, "out-dir"), isDirectory: true)
+    struct Options: CommandArguments {
+        let input = Positional("transforms.json | folder")
+        let out = Positional("out-dir")
+        let skipMissing = Flag("skip-missing", help: "Leave out frames whose image file is missing (default: an error "
+                                   + "naming the frame and its file)")
+        let fps = Option("fps", .number(greaterThan: 0).placeholder("F"), default: 10,
+                         help: "Frame rate for the made-up timestamps")
+        let name = Option("name", .text.placeholder("NAME"), help: "Session name", defaultText: "the output folder name")
+    }
+
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        let input = URL(fileURLWithPath: args.input)
+        let out = URL(fileURLWithPath: args.out, isDirectory: true)
         var importer = NerfstudioImporter()
-        importer.fps = try args.double("fps", default: 10)
-        guard importer.fps > 0 else { throw UsageError("option '--fps' must be positive") }
-        importer.skipMissing = args.has("skip-missing")
+        importer.fps = args.fps
+        importer.skipMissing = args.skipMissing
         try OutputLocation.prepareFolder(out.path, for: "<out-dir>")
-        let result = try importer.importCapture(from: input, to: out, name: args.value("name") ?? out.lastPathComponent)
+        let result = try importer.importCapture(from: input, to: out, name: args.name ?? out.lastPathComponent)
         for m in result.missing { FileHandle.standardError.write(Data("skipped \(m): image missing\n".utf8)) }
         print("\(out.path): \(result.session.frames.count) frames with poses"
               + (result.missing.isEmpty ? "" : ", \(result.missing.count) frames skipped (image missing)")

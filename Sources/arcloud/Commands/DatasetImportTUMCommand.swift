@@ -6,7 +6,7 @@ import VPSModel
 struct DatasetImportTUMCommand: Command {
     static let name = "dataset import-tum"
     static let summary = "Import a TUM RGB-D sequence as a recorded session"
-    static let help = """
+    static let overview = """
         USAGE: arcloud dataset import-tum <sequence-dir> <out-dir> (--camera fr1|fr2|fr3 | --fx F --fy F --cx C --cy C) [options]
 
         Reads <sequence-dir>/rgb.txt and groundtruth.txt, copies the colour images into
@@ -17,54 +17,62 @@ struct DatasetImportTUMCommand: Command {
         pose at its timestamp, interpolated between the two nearest ground-truth samples
         (when at most --max-gap apart), else the nearest within --max-difference, else none.
         The motion-capture world frame of TUM becomes the map frame as is.
+        """
 
-        OPTIONS:
-          --camera fr1|fr2|fr3   The published intrinsics of a TUM sensor (640x480)
-          --fx, --fy, --cx, --cy Pinhole intrinsics in pixels (instead of --camera)
-          --distortion LIST      k1,k2,p1,p2[,k3] (with --fx…)
-          --size WxH             Image size (default: read from the first image)
-          --name NAME            Session name (default: the sequence folder name)
-          --max-gap S            Interpolate across ground-truth gaps up to S seconds (default: 0.05)
-          --max-difference S     Nearest-sample tolerance in seconds (default: 0.02)
-          --require-pose         Leave out images without a ground-truth pose
-
+    static let epilogue = """
         EXAMPLE:
           arcloud dataset import-tum rgbd_dataset_freiburg1_xyz out/fr1-xyz --camera fr1
         """
-    static let options: Set<String> = ["camera", "fx", "fy", "cx", "cy", "distortion", "size", "name",
-                                       "max-gap", "max-difference"]
-    static let switches: Set<String> = ["require-pose"]
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        try args.noExtraPositionals(beyond: 2)
-        let sequence = URL(fileURLWithPath: try args.positional(0, "sequence-dir"), isDirectory: true)
-        let out = URL(fileURLWithPath: try args.positional(1, "out-dir"), isDirectory: true)
+    struct Options: CommandArguments {
+        let sequence = Positional("sequence-dir")
+        let out = Positional("out-dir")
+        let camera = Option("camera", .oneOf(TUMImporter.presets.keys.sorted()),
+                            help: "The published intrinsics of a TUM sensor (640x480)")
+        let fx = Option("fx", .number().placeholder("F"), help: "Focal length along x in pixels (instead of --camera)")
+        let fy = Option("fy", .number().placeholder("F"), help: "Focal length along y in pixels (instead of --camera)")
+        let cx = Option("cx", .number().placeholder("C"), help: "Principal point's x in pixels (instead of --camera)")
+        let cy = Option("cy", .number().placeholder("C"), help: "Principal point's y in pixels (instead of --camera)")
+        let distortion = Option("distortion", distortionParser, help: "k1,k2,p1,p2[,k3] (with --fx…)")
+        let size = Option("size", .imageSize(), help: "Image size", defaultText: "read from the first image")
+        let name = Option("name", .text.placeholder("NAME"), help: "Session name", defaultText: "the sequence folder name")
+        let maxGap = Option("max-gap", .number().placeholder("S"), default: 0.05,
+                            help: "Interpolate across ground-truth gaps up to S seconds")
+        let maxDifference = Option("max-difference", .number().placeholder("S"), default: 0.02,
+                                   help: "Nearest-sample tolerance in seconds")
+        let requirePose = Flag("require-pose", help: "Leave out images without a ground-truth pose")
+    }
+
+    /// `--distortion k1,k2,p1,p2[,k3]`.
+    static let distortionParser = ValueParser<[Double]>(placeholder: "LIST") { text in
+        let numbers = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == 4 || numbers.count == 5, !numbers.contains(nil) else {
+            throw InvalidValue("needs 4 or 5 comma-separated numbers")
+        }
+        return numbers.compactMap { $0 }
+    }
+
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        let sequence = URL(fileURLWithPath: args.sequence, isDirectory: true)
+        let out = URL(fileURLWithPath: args.out, isDirectory: true)
         var camera: CameraIntrinsics
-        if let preset = args.value("camera") {
-            guard let c = TUMImporter.presets[preset] else {
-                throw UsageError("option '--camera' must be one of fr1|fr2|fr3, got '\(preset)'")
-            }
-            if ["fx", "fy", "cx", "cy", "distortion"].contains(where: { args.value($0) != nil }) {
+        let pinhole = [("fx", args.fx), ("fy", args.fy), ("cx", args.cx), ("cy", args.cy)]
+        if let preset = args.camera {
+            if pinhole.contains(where: { $0.1 != nil }) || args.distortion != nil {
                 throw UsageError("give either --camera or --fx/--fy/--cx/--cy, not both")
             }
-            camera = c
+            camera = TUMImporter.presets[preset]!  // the parser took `preset` from these keys
         } else {
-            let fx = try requireNumber(args, "fx"), fy = try requireNumber(args, "fy")
-            let cx = try requireNumber(args, "cx"), cy = try requireNumber(args, "cy")
-            var distortion: [Double] = []
-            if let d = args.value("distortion") {
-                distortion = d.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-                guard distortion.count == 4 || distortion.count == 5 else {
-                    throw UsageError("option '--distortion' needs 4 or 5 comma-separated numbers, got '\(d)'")
-                }
+            let f = try pinhole.map { name, value in
+                guard let value else { throw UsageError("missing --camera or --\(name)") }
+                return value
             }
-            camera = CameraIntrinsics(width: 640, height: 480, fx: fx, fy: fy, cx: cx, cy: cy, distortion: distortion)
+            camera = CameraIntrinsics(width: 640, height: 480, fx: f[0], fy: f[1], cx: f[2], cy: f[3],
+                                      distortion: args.distortion ?? [])
         }
-        if let size = args.value("size") {
-            let p = size.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard p.count == 2 else { throw UsageError("option '--size' needs WxH, got '\(size)'") }
-            camera.width = p[0]; camera.height = p[1]
-        } else if args.value("camera") == nil {
+        if let size = args.size {
+            camera.width = size.width; camera.height = size.height
+        } else if args.camera == nil {
             // The size of the first listed image.
             if let first = try? TUMImporterSupport.firstImage(sequence), let header = ImageHeader.read(first) {
                 camera.width = header.width; camera.height = header.height
@@ -72,24 +80,19 @@ struct DatasetImportTUMCommand: Command {
         }
         if let p = camera.problem { throw UsageError("camera: \(p)") }
         var importer = TUMImporter(camera: camera)
-        importer.maxGap = try args.double("max-gap", default: 0.05)
-        importer.maxDifference = try args.double("max-difference", default: 0.02)
-        importer.requirePose = args.has("require-pose")
+        importer.maxGap = args.maxGap
+        importer.maxDifference = args.maxDifference
+        importer.requirePose = args.requirePose
         let session: RecordedSession
         try OutputLocation.prepareFolder(out.path, for: "<out-dir>")
         do {
-            session = try importer.importSequence(from: sequence, to: out, name: args.value("name") ?? sequence.lastPathComponent)
+            session = try importer.importSequence(from: sequence, to: out, name: args.name ?? sequence.lastPathComponent)
         } catch let e as DatasetImportError {
             throw CommandFailure(e.description)
         }
         let posed = session.frames.filter { $0.pose != nil }.count
         print("\(out.path): \(session.frames.count) frames, \(posed) with ground truth")
         return 0
-    }
-
-    private static func requireNumber(_ args: Arguments, _ name: String) throws -> Double {
-        guard args.value(name) != nil else { throw UsageError("missing --camera or --\(name)") }
-        return try args.double(name, default: 0)
     }
 }
 

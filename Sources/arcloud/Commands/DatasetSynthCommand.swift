@@ -5,7 +5,7 @@ import VPSModel
 struct DatasetSynthCommand: Command {
     static let name = "dataset synth"
     static let summary = "Render a recorded session of a synthetic textured indoor scene"
-    static let help = """
+    static let overview = """
         USAGE: arcloud dataset synth <out-dir> [options]
 
         Renders a walking camera through a procedurally textured scene of connected rooms
@@ -13,37 +13,9 @@ struct DatasetSynthCommand: Command {
         doorways) and writes a recorded session: session.json (intrinsics, ground-truth
         poses, drifting device odometry), frames/, and scene.json (planes, sections, AR
         content, navigation graph). The same options always give byte-identical files.
+        """
 
-        OPTIONS:
-          --name NAME          Session name (default: the folder name)
-          --layout NAME        Floor plan: gallery (3 rooms, 2 corridors) | studio (2 rooms)
-                               | building (see below) (default: gallery)
-          --floors N           building: storeys, 4 m apart (default: 1)
-          --wings N            building: wings per storey, each a corridor off the hall
-                               (default: 2)
-          --rooms N            building: rooms per wing, 6 x 5 m, on both sides of its
-                               corridor (default: 6)
-          --seed N             Scene seed: layout jitter, textures, AR content (default: 1)
-          --session-seed N     Route phases, sensor noise, odometry drift (default: 1)
-          --trajectory ROUTE   mapping | walk | hard | tour (default: mapping)
-                                 mapping: two loops per room looking at every wall
-                                 walk:    rooms in reverse, one loop per room in between
-                                 hard:    fast, shaky, blurred, lights dim half-way
-                                 tour:    a short loop in the first room
-          --frames N           Number of frames, spread evenly in time (default: 150; for
-                               a building's mapping route one per 1.06 s of walking, as in
-                               gallery mapping; 70 on its other routes)
-          --size WxH           Image size (default: 640x480)
-          --fov DEG            Horizontal field of view (default: 62)
-          --effects K          Noise, blur, vignetting and exposure strength; 0 = clean
-                               (default: 1)
-          --format jpg|png     Frame image format (default: jpg)
-          --quality Q          JPEG quality 1-100 (default: 85)
-          --textures DIR       Use the .jpg/.png images of DIR (sorted, in turn) as
-                               textures instead of procedural ones
-          --texture-scale K    Texture density relative to 256 px/m on walls (default: 1)
-          --no-ceiling         Leave the ceilings out
-
+    static let epilogue = """
         A building repeats what real ones do: rooms of one size, the same floors (tiles in
         corridors and halls, boards in rooms) and ceiling panels everywhere, the same
         posters and doors on many walls; each room's walls keep art of their own. Its routes: mapping covers every floor
@@ -56,47 +28,80 @@ struct DatasetSynthCommand: Command {
           arcloud dataset synth out/gallery-mapping --seed 7 --trajectory mapping --frames 150
           arcloud dataset synth out/venue-mapping --layout building --floors 2 --wings 3 --rooms 6
         """
-    static let options: Set<String> = ["name", "layout", "seed", "session-seed", "trajectory", "frames", "size",
-                                       "fov", "effects", "format", "quality", "textures", "texture-scale",
-                                       "floors", "wings", "rooms"]
-    static let switches: Set<String> = ["no-ceiling"]
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        try args.noExtraPositionals(beyond: 1)
-        let out = URL(fileURLWithPath: try args.positional(0, "out-dir"), isDirectory: true)
-        var o = SyntheticSessionOptions(name: args.value("name") ?? out.lastPathComponent)
-        o.layout = try args.choice("layout", SceneLayout.presetNames, default: "gallery")
-        o.sceneSeed = try seed(args, "seed")
-        o.sessionSeed = try seed(args, "session-seed")
-        o.route = SyntheticSessionOptions.Route(rawValue: try args.choice(
-            "trajectory", SyntheticSessionOptions.Route.allCases.map(\.rawValue), default: "mapping"))!
-        let building = ["floors", "wings", "rooms"].filter { args.value($0) != nil }
-        if o.layout == "building" {
-            o.building = BuildingSize(floors: try args.int("floors", default: 1, range: BuildingSize.floorRange),
-                                      wings: try args.int("wings", default: 2, range: BuildingSize.wingRange),
-                                      rooms: try args.int("rooms", default: 6, range: BuildingSize.roomRange))
-        } else if let first = building.first {
-            throw UsageError("option '--\(first)' goes with --layout building")
-        }
-        o.frameCount = try args.int("frames", default: 150, range: 1...100_000)
-        if let size = args.value("size") {
-            let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2, (32...8192).contains(parts[0]), (32...8192).contains(parts[1]) else {
-                throw UsageError("option '--size' needs WxH with sides 32...8192, got '\(size)'")
+    struct Options: CommandArguments {
+        /// The generator's own defaults, which the help states.
+        private static let defaults = SyntheticSessionOptions(name: "")
+
+        let out = Positional("out-dir")
+        let name = Option("name", .text.placeholder("NAME"), help: "Session name", defaultText: "the folder name")
+        let layout = Option("layout", .oneOf(SceneLayout.presetNames).placeholder("NAME"), default: defaults.layout,
+                            help: "Floor plan: gallery (3 rooms, 2 corridors) | studio (2 rooms) | building (see below)")
+        let floors = Option("floors", .integer(in: BuildingSize.floorRange).placeholder("N"), default: defaults.building.floors,
+                            help: "building: storeys, 4 m apart")
+        let wings = Option("wings", .integer(in: BuildingSize.wingRange).placeholder("N"), default: defaults.building.wings,
+                           help: "building: wings per storey, each a corridor off the hall")
+        let rooms = Option("rooms", .integer(in: BuildingSize.roomRange).placeholder("N"), default: defaults.building.rooms,
+                           help: "building: rooms per wing, 6 x 5 m, on both sides of its corridor")
+        let seed = Option("seed", .integer().placeholder("N"), default: defaults.sceneSeed,
+                          help: "Scene seed: layout jitter, textures, AR content")
+        let sessionSeed = Option("session-seed", .integer().placeholder("N"), default: defaults.sessionSeed,
+                                 help: "Route phases, sensor noise, odometry drift")
+        let trajectory = Option("trajectory", .oneOf(SyntheticSessionOptions.Route.self) { route in
+            switch route {
+            case .mapping: "two loops per room looking at every wall"
+            case .walk: "rooms in reverse, one loop per room in between"
+            case .hard: "fast, shaky, blurred, lights dim half-way"
+            case .tour: "a short loop in the first room"
             }
-            o.width = parts[0]; o.height = parts[1]
+        }.placeholder("ROUTE"), default: defaults.route, help: "The camera's route")
+        let frames = Option("frames", .integer(in: 1...100_000).placeholder("N"), default: defaults.frameCount,
+                            help: "Number of frames, spread evenly in time",
+                            defaultNote: "for a building's mapping route one per 1.06 s of walking, as in gallery "
+                                + "mapping; 70 on its other routes")
+        let size = Option("size", .imageSize(sides: 32...8192), default: ImageSize(width: defaults.width, height: defaults.height),
+                          help: "Image size")
+        let fov = Option("fov", .number().placeholder("DEG"), default: defaults.horizontalFieldOfViewDegrees,
+                         help: "Horizontal field of view")
+        let effects = Option("effects", .number().placeholder("K"), default: defaults.effectsStrength,
+                             help: "Noise, blur, vignetting and exposure strength; 0 = clean")
+        let format = Option("format", .oneOf(SyntheticSessionOptions.ImageFormat.self), default: defaults.imageFormat,
+                            help: "Frame image format")
+        let quality = Option("quality", .integer(in: 1...100).placeholder("Q"), default: defaults.jpegQuality,
+                             help: "JPEG quality 1-100")
+        let textures = Option("textures", .text.placeholder("DIR"),
+                              help: "Use the .jpg/.png images of DIR (sorted, in turn) as textures instead of procedural ones")
+        let textureScale = Option("texture-scale", .number().placeholder("K"), default: defaults.textureScale,
+                                  help: "Texture density relative to 256 px/m on walls")
+        let noCeiling = Flag("no-ceiling", help: "Leave the ceilings out")
+    }
+
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        let out = URL(fileURLWithPath: args.out, isDirectory: true)
+        var o = SyntheticSessionOptions(name: args.name ?? out.lastPathComponent)
+        o.layout = args.layout
+        o.sceneSeed = args.seed
+        o.sessionSeed = args.sessionSeed
+        o.route = args.trajectory
+        let building = [("floors", args.isGiven(\.floors)), ("wings", args.isGiven(\.wings)), ("rooms", args.isGiven(\.rooms))]
+        if o.layout == "building" {
+            o.building = BuildingSize(floors: args.floors, wings: args.wings, rooms: args.rooms)
+        } else if let first = building.first(where: \.1) {
+            throw UsageError("option '--\(first.0)' goes with --layout building")
         }
-        o.horizontalFieldOfViewDegrees = try args.double("fov", default: 62)
-        o.effectsStrength = try args.double("effects", default: 1)
-        o.imageFormat = SyntheticSessionOptions.ImageFormat(rawValue: try args.choice("format", ["jpg", "png"], default: "jpg"))!
-        o.jpegQuality = try args.int("quality", default: 85, range: 1...100)
-        o.textureFolder = args.value("textures").map { URL(fileURLWithPath: $0, isDirectory: true) }
-        o.ceilings = !args.has("no-ceiling")
-        o.textureScale = try args.double("texture-scale", default: 1)
+        o.frameCount = args.frames
+        o.width = args.size.width; o.height = args.size.height
+        o.horizontalFieldOfViewDegrees = args.fov
+        o.effectsStrength = args.effects
+        o.imageFormat = args.format
+        o.jpegQuality = args.quality
+        o.textureFolder = args.textures.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        o.ceilings = !args.noCeiling
+        o.textureScale = args.textureScale
         if let p = o.problem { throw UsageError(p) }
 
         var generator = try SyntheticSessionGenerator(options: o)
-        if o.layout == "building", args.value("frames") == nil {
+        if o.layout == "building", !args.isGiven(\.frames) {
             o.frameCount = o.route == .mapping ? min(100_000, generator.framesAtMappingDensity()) : 70
             generator = try SyntheticSessionGenerator(options: o)
         }
@@ -109,11 +114,5 @@ struct DatasetSynthCommand: Command {
               + String(format: "%.1f m in %.1f s of walking, %.1f MB, rendered in %.1f s",
                        summary.pathLength, summary.duration, Double(summary.bytes) / 1e6, summary.seconds))
         return 0
-    }
-
-    private static func seed(_ args: Arguments, _ name: String) throws -> UInt64 {
-        guard let s = args.value(name) else { return 1 }
-        guard let v = UInt64(s) else { throw UsageError("option '--\(name)' needs a whole number ≥ 0, got '\(s)'") }
-        return v
     }
 }

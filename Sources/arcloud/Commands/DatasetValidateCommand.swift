@@ -5,7 +5,7 @@ import VPSModel
 struct DatasetValidateCommand: Command {
     static let name = "dataset validate"
     static let summary = "Check a recorded session folder and list its problems"
-    static let help = """
+    static let overview = """
         USAGE: arcloud dataset validate <session-dir> [--quiet]
 
         Reads <session-dir>/session.json and checks: the JSON and its version, pose
@@ -18,19 +18,20 @@ struct DatasetValidateCommand: Command {
 
         Prints one line per problem (`<where>: <what>`) and exits 1 if there is any,
         otherwise prints a summary and exits 0.
+        """
 
-        OPTIONS:
-          --quiet   Print nothing when the session is valid
-
+    static let epilogue = """
         EXAMPLE:
           arcloud dataset validate Datasets/gallery-mapping
         """
-    static let options: Set<String> = []
-    static let switches: Set<String> = ["quiet"]
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        try args.noExtraPositionals(beyond: 1)
-        let dir = URL(fileURLWithPath: try args.positional(0, "session-dir"), isDirectory: true)
+    struct Options: CommandArguments {
+        let session = Positional("session-dir")
+        let quiet = Flag("quiet", help: "Print nothing when the session is valid")
+    }
+
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        let dir = URL(fileURLWithPath: args.session, isDirectory: true)
         var problems = SessionValidator.validate(directory: dir)
         let sceneFile = dir.appendingPathComponent(SceneDescription.fileName)
         if FileManager.default.fileExists(atPath: sceneFile.path) {
@@ -42,7 +43,7 @@ struct DatasetValidateCommand: Command {
             FileHandle.standardError.write(Data("arcloud: dataset validate: \(problems.count) problem(s) in \(dir.path)\n".utf8))
             return 1
         }
-        if !args.has("quiet") {
+        if !args.quiet {
             let session = try RecordedSession.load(from: dir)
             let posed = session.frames.filter { $0.pose != nil }.count
             let odo = session.frames.filter { $0.odometry != nil }.count

@@ -8,7 +8,7 @@ import Storage
 struct LocalizeCommand: Command {
     static let name = "localize"
     static let summary = "Localize every frame of a recorded session against a map (batch, all cores)"
-    static let help = """
+    static let overview = """
         USAGE: arcloud localize --map <file.vpsmap> <session dir> [--mode single-shot|tracking]
                                 [--out <dir>] [--workers N] [--features N] [--no-gravity]
                                 [--min-recall R]
@@ -42,79 +42,78 @@ struct LocalizeCommand: Command {
         on the same map. Transient failures (no answer, 502/503/504, 429) are retried with
         exponential backoff and jitter, up to 6 attempts within 20 s per frame; a frame
         that still fails is written as not localized and the command exits 1.
-
-        OPTIONS:
-          --map <file>       The map (.vpsmap) to localize against (required)
-          --mode <mode>      single-shot (each frame alone, default) or tracking (previous
-                             result + device odometry as a prior, single-shot fallback)
-          --out <dir>        Output folder (default: out/<session name>)
-          --workers <N>      Worker threads (default: all cores)
-          --features <N>     ORB features per frame (default: 1000; 3000 on a map of at most
-                             5,000 points, which is matched whole)
-          --no-gravity       Localize from the images alone. By default each frame's gravity
-                             (from its gravity-aligned odometry) goes with it, as a phone SDK
-                             sends it: pose hypotheses then need two matches instead of three
-          --min-recall <R>   Exit 1 (after writing everything) when the share of frames within
-                             the summary's first threshold, (5 cm, 2°) — or, without ground
-                             truth, the share localized — is below R (0–1), saying so in one line
-
-          --server <url>     Localize through the service at this URL (http://host:port);
-                             --map then names a map id served there
-          --token <token>    Bearer token for --server (default: $ARCLOUD_TOKEN)
-          --concurrency <N>  Requests in flight with --server (default: 4)
-
+        """
+    static let epilogue = """
         EXAMPLE:
           arcloud localize --map Maps/gallery.vpsmap Datasets/gallery-query-walk
           arcloud localize --server http://127.0.0.1:8080 --token "$TOKEN" --map gallery \\
                            Datasets/gallery-query-walk --concurrency 8
         """
-    static let options: Set<String> = ["map", "mode", "out", "workers", "features", "server", "token", "concurrency",
-                                         "min-recall"]
-    static let switches: Set<String> = ["no-gravity"]
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        let mapPath = try args.require("map")
-        let sessionPath = try args.positional(0, "session dir")
-        try args.noExtraPositionals(beyond: 1)
-        guard let mode = LocalizationMode(rawValue: try args.choice("mode", LocalizationMode.allCases.map(\.rawValue),
-                                                                    default: LocalizationMode.singleShot.rawValue)) else {
-            throw UsageError("bad --mode")
-        }
-        let gate = try args.value("min-recall").map { _ in RecallGate(minimum: try args.double("min-recall", default: 0)) }
-        if let gate, !(0...1).contains(gate.minimum) {
-            throw UsageError("option '--min-recall' needs a share between 0 and 1, got '\(args.value("min-recall")!)'")
-        }
+    struct Options: CommandArguments {
+        let map = Option.required("map", .text.placeholder("<file>"), help: "The map (.vpsmap) to localize against")
+        let session = Positional("session dir")
+        let mode = Option("mode", .oneOf(LocalizationMode.self).placeholder("<mode>"), default: .singleShot,
+                          help: "single-shot (each frame alone) or tracking (previous result + device odometry as a "
+                              + "prior, single-shot fallback)")
+        let out = Option("out", .text.placeholder("<dir>"), help: "Output folder", defaultText: "out/<session name>")
+        let workers = Option("workers", .integer(in: 1...256).placeholder("<N>"),
+                             default: ProcessInfo.processInfo.activeProcessorCount, help: "Worker threads",
+                             defaultText: "all cores")
+        let features = Option("features", .integer(in: 100...20000).placeholder("<N>"), help: "ORB features per frame",
+                              defaultText: "1000; 3000 on a map of at most 5,000 points, which is matched whole")
+        let noGravity = Flag("no-gravity", help: "Localize from the images alone. By default each frame's gravity (from "
+                                 + "its gravity-aligned odometry) goes with it, as a phone SDK sends it: pose hypotheses "
+                                 + "then need two matches instead of three")
+        let minRecall = Option("min-recall", .number(in: 0...1).placeholder("<R>"),
+                               help: "Exit 1 (after writing everything) when the share of frames within the summary's "
+                                   + "first threshold, (5 cm, 2°) — or, without ground truth, the share localized — is "
+                                   + "below R (0–1), saying so in one line")
+        let server = Option("server", .text.placeholder("<url>"),
+                            help: "Localize through the service at this URL (http://host:port); --map then names a map "
+                                + "id served there")
+        let token = Option("token", .text.placeholder("<token>"), help: "Bearer token for --server",
+                           defaultText: "$ARCLOUD_TOKEN")
+        let concurrency = Option("concurrency", .integer(in: 1...256).placeholder("<N>"), default: 4,
+                                 help: "Requests in flight with --server")
+    }
+
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        let mapPath = args.map
+        let sessionPath = args.session
+        let mode = args.mode
+        let gate = args.minRecall.map { RecallGate(minimum: $0) }
         let sessionURL = URL(fileURLWithPath: sessionPath)
         let session = try RecordedSession.load(from: sessionURL)
         // A session no frame of which can localize is a failure, not an empty success; the
         // checks are those of every reader (dataset validate, simulate, the SDK).
         try SessionArgument.refuseUnusable(session, at: sessionURL)
-        let out = URL(fileURLWithPath: args.value("out") ?? "out/\(session.name)")
+        let out = URL(fileURLWithPath: args.out ?? "out/\(session.name)")
         try OutputLocation.prepareFolder(out.path, for: "--out")
-        let useGravity = !args.has("no-gravity")
+        let useGravity = !args.noGravity
 
         let batch: BatchLocalizer
         let mapName: String
         let workers: Int
         var service: ServiceFrameLocalizer?
         var localMap: VPSMap?
-        if let server = args.value("server") {
-            for local in ["workers", "features"] where args.value(local) != nil {
+        if let server = args.server {
+            for (local, given) in [("workers", args.isGiven(\.workers)), ("features", args.features != nil)] where given {
                 throw UsageError("--\(local) is for the embedded localizer; with --server use --concurrency")
             }
-            workers = try args.positiveInt("concurrency", default: 4, max: 256)
-            let remote = try await LocalizeOverService.connect(server: server, token: args.value("token"), mapId: mapPath)
+            workers = args.concurrency
+            let remote = try await LocalizeOverService.connect(server: server, token: args.token, mapId: mapPath)
             service = remote.localizer
             mapName = remote.mapName
             batch = BatchLocalizer(mode: mode, workers: workers, useGravity: useGravity) { _ in remote.localizer }
         } else {
-            if args.value("token") != nil || args.value("concurrency") != nil {
+            if args.token != nil || args.isGiven(\.concurrency) {
                 throw UsageError("--token and --concurrency go with --server")
             }
-            workers = try args.positiveInt("workers", default: ProcessInfo.processInfo.activeProcessorCount, max: 256)
+            workers = args.workers
             var options = LocalizerOptions()
-            if args.value("features") != nil {
-                options.orb.featureCount = try args.int("features", default: options.orb.featureCount, range: 100...20000)
+            if let features = args.features {
+                options.orb.featureCount = features
                 options.smallMapFeatureCount = nil
             }
             let map = try VPSMap.load(from: mapPath)

@@ -10,7 +10,7 @@ import Support
 struct MapBuildCommand: Command {
     static let name = "map build"
     static let summary = "Build a map from a posed recorded session, a COLMAP model or a nerfstudio capture"
-    static let help = """
+    static let overview = """
         USAGE: arcloud map build --session <dir> --out <map.vpsmap> [options]
                arcloud map build --colmap <model-dir> [--images <dir>] --out <map.vpsmap> [options]
                arcloud map build --nerfstudio <transforms.json | folder> --out <map.vpsmap> [options]
@@ -44,78 +44,88 @@ struct MapBuildCommand: Command {
         gravity only with a known up. Sessions are metres with +y up. A COLMAP model's scale
         and frame are arbitrary: its map is unknown/unknown unless --units and --up say so;
         so is a nerfstudio capture's.
+        """
 
-        OPTIONS:
-          --session <dir>        Recorded session folder (session.json + frames/)
-          --colmap <dir>         COLMAP model folder, e.g. project/sparse/0 (binary or text)
-          --images <dir>         Image folder of the COLMAP model (default: project/images
-                                 for project/sparse/0, else <model>/../images)
-          --nerfstudio <path>    nerfstudio transforms.json, or the folder holding it
-          --skip-missing         With --nerfstudio: leave out frames whose image is missing
-          --out <file>           Map file to write (replaced atomically)
-          --scene <file>         Scene description / scene content JSON (default: <session>/scene.json)
-          --no-scene             Ignore the session's scene.json
-          --name <name>          Map name (default: the scene's or session's name)
-          --stride <k>           Use every k-th posed frame (default 1)
-          --features <n>         ORB features per keyframe (default 2500, or more with fewer
-                                 than 20 keyframes: 48,000 spread over them, at most 6,000 each)
-          --min-track <n>        Keyframes that must see a point (default 2)
-          --max-error <px>       Reprojection error allowed at pyramid level 0 (default 2.5)
-          --units <u>            metres | unknown (default: metres for a session, unknown for
-                                 COLMAP and nerfstudio)
-          --up <dir>             Up in the map frame: +x -x +y -y +z -z, a vector x,y,z, or unknown
-                                 (default: +y for a session, unknown for COLMAP and nerfstudio)
-          --threads <n>          Threads (default: all cores)
-          --quiet                No stage lines on stderr
-
+    static let epilogue = """
         EXAMPLES:
           arcloud map build --session Datasets/gallery-mapping --out Maps/gallery.vpsmap
           arcloud map build --colmap office/sparse/0 --out office.vpsmap --min-track 2
           arcloud map build --colmap office/sparse/0 --out office.vpsmap --units metres --up -y
           arcloud map build --nerfstudio capture/transforms.json --out room.vpsmap
         """
-    static let options: Set<String> = ["session", "colmap", "nerfstudio", "images", "out", "scene", "name", "stride",
-                                       "features", "min-track", "max-error", "threads", "units", "up"]
-    static let switches: Set<String> = ["no-scene", "quiet", "skip-missing"]
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        try args.noExtraPositionals(beyond: 0)
-        let out = try args.require("out")
+    struct Options: CommandArguments {
+        /// The builder's own defaults, which the help states.
+        private static let defaults = MapBuildOptions()
+
+        let session = Option("session", .text.placeholder("<dir>"), help: "Recorded session folder (session.json + frames/)")
+        let colmap = Option("colmap", .text.placeholder("<dir>"),
+                            help: "COLMAP model folder, e.g. project/sparse/0 (binary or text)")
+        let images = Option("images", .text.placeholder("<dir>"), help: "Image folder of the COLMAP model",
+                            defaultText: "project/images for project/sparse/0, else <model>/../images")
+        let nerfstudio = Option("nerfstudio", .text.placeholder("<path>"),
+                                help: "nerfstudio transforms.json, or the folder holding it")
+        let skipMissing = Flag("skip-missing", help: "With --nerfstudio: leave out frames whose image is missing")
+        let out = Option.required("out", .text.placeholder("<file>"), help: "Map file to write (replaced atomically)")
+        let scene = Option("scene", .text.placeholder("<file>"), help: "Scene description / scene content JSON",
+                           defaultText: "<session>/scene.json")
+        let noScene = Flag("no-scene", help: "Ignore the session's scene.json")
+        let name = Option("name", .text.placeholder("<name>"), help: "Map name", defaultText: "the scene's or session's name")
+        let stride = Option("stride", .integer(in: 1...1000).placeholder("<k>"), default: defaults.keyframeStride,
+                            help: "Use every k-th posed frame")
+        let features = Option("features", .integer(in: 100...20000), help: "ORB features per keyframe",
+                              defaultText: "\(defaults.orb.featureCount), or more with fewer than 20 keyframes: 48,000 "
+                                  + "spread over them, at most 6,000 each")
+        let minTrack = Option("min-track", .integer(in: 2...100), default: defaults.minTrackLength,
+                              help: "Keyframes that must see a point")
+        let maxError = Option("max-error", .number(greaterThan: 0).placeholder("<px>"), default: defaults.maxReprojectionError,
+                              help: "Reprojection error allowed at pyramid level 0")
+        let units = Option("units", unitsParser, help: "metres | unknown",
+                           defaultText: "metres for a session, unknown for COLMAP and nerfstudio")
+        let up = Option("up", upParser, help: "Up in the map frame: +x -x +y -y +z -z, a vector x,y,z, or unknown",
+                        defaultText: "+y for a session, unknown for COLMAP and nerfstudio")
+        let threads = Option("threads", .integer(in: 1...256), default: ProcessInfo.processInfo.activeProcessorCount,
+                             help: "Threads", defaultText: "all cores")
+        let quiet = Flag("quiet", help: "No stage lines on stderr")
+    }
+
+    /// `--units metres|unknown` (or `meters`, `m`).
+    static let unitsParser = ValueParser<MapUnits>(placeholder: "<u>") { text in
+        guard let units = MapUnits(parsing: text) else { throw InvalidValue("takes metres or unknown") }
+        return units
+    }
+
+    /// `--up +y`, `--up 0,-1,0`, `--up unknown`; the direction's own parser says what is wrong.
+    static let upParser = ValueParser<MapUpDirection>(placeholder: "<dir>") { try MapUpDirection(parsing: $0) }
+
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        let out = args.out
         try OutputLocation.checkFile(out, for: "--out")
         var options = MapBuildOptions()
-        options.keyframeStride = try args.positiveInt("stride", default: 1, max: 1000)
-        if args.value("features") != nil {
-            options.orb.featureCount = try args.int("features", default: options.orb.featureCount, range: 100...20000)
+        options.keyframeStride = args.stride
+        if let features = args.features {
+            options.orb.featureCount = features
             options.minFeaturesPerMap = 0
         }
-        options.minTrackLength = try args.int("min-track", default: options.minTrackLength, range: 2...100)
-        options.maxReprojectionError = try args.double("max-error", default: options.maxReprojectionError)
-        if options.maxReprojectionError <= 0 { throw UsageError("option '--max-error' must be positive") }
-        options.threads = try args.positiveInt("threads", default: ProcessInfo.processInfo.activeProcessorCount, max: 256)
-
-        let units: MapUnits? = try args.value("units").map { text in
-            guard let u = MapUnits(parsing: text) else {
-                throw UsageError("option '--units' takes metres or unknown, got '\(text)'")
-            }
-            return u
-        }
-        let up: MapUpDirection? = try args.value("up").map { text in
-            do { return try MapUpDirection(parsing: text) } catch { throw UsageError("option '--up': \(error)") }
-        }
+        options.minTrackLength = args.minTrack
+        options.maxReprojectionError = args.maxError
+        options.threads = args.threads
+        let units = args.units
+        let up = args.up
 
         let frames: [MapBuildFrame]
         let defaultUnits: MapUnits, defaultUp: MapUpDirection
-        var sceneURL = args.value("scene").map { URL(fileURLWithPath: $0) }
+        var sceneURL = args.scene.map { URL(fileURLWithPath: $0) }
         var defaultName: String
         var source: String
-        let inputs = ["session", "colmap", "nerfstudio"].filter { args.value($0) != nil }
-        if inputs.count > 1 { throw UsageError("give one of --session, --colmap, --nerfstudio, not " + inputs.map { "--" + $0 }.joined(separator: " and ")) }
-        if args.has("skip-missing"), args.value("nerfstudio") == nil { throw UsageError("--skip-missing goes with --nerfstudio") }
-        switch (args.value("session"), args.value("colmap")) {
-        case (nil, nil) where args.value("nerfstudio") != nil:
-            let path = args.value("nerfstudio")!
-            if args.value("images") != nil { throw UsageError("--images goes with --colmap; nerfstudio image paths are relative to transforms.json") }
-            let transforms = try NerfstudioTransforms.load(from: URL(fileURLWithPath: path), skipMissing: args.has("skip-missing"))
+        let inputs = [("session", args.session), ("colmap", args.colmap), ("nerfstudio", args.nerfstudio)].filter { $0.1 != nil }
+        if inputs.count > 1 { throw UsageError("give one of --session, --colmap, --nerfstudio, not " + inputs.map { "--" + $0.0 }.joined(separator: " and ")) }
+        if args.skipMissing, args.nerfstudio == nil { throw UsageError("--skip-missing goes with --nerfstudio") }
+        switch (args.session, args.colmap) {
+        case (nil, nil) where args.nerfstudio != nil:
+            let path = args.nerfstudio!
+            if args.images != nil { throw UsageError("--images goes with --colmap; nerfstudio image paths are relative to transforms.json") }
+            let transforms = try NerfstudioTransforms.load(from: URL(fileURLWithPath: path), skipMissing: args.skipMissing)
             for m in transforms.missing { FileHandle.standardError.write(Data("  skipped \(m): image missing\n".utf8)) }
             frames = MapBuildFrame.frames(of: transforms)
             defaultName = transforms.file.deletingLastPathComponent().lastPathComponent
@@ -124,14 +134,14 @@ struct MapBuildCommand: Command {
             defaultUnits = .unknown
             defaultUp = .unknown
         case (let dir?, nil):
-            if args.value("images") != nil { throw UsageError("--images goes with --colmap, not --session") }
+            if args.images != nil { throw UsageError("--images goes with --colmap, not --session") }
             let url = URL(fileURLWithPath: dir, isDirectory: true)
             let session: RecordedSession
             do { session = try RecordedSession.load(from: url) } catch { throw CommandFailure("\(dir): \(error)") }
             do { frames = try MapBuildFrame.frames(of: session, in: url) } catch { throw CommandFailure("\(dir): \(error)") }
             if frames.isEmpty { throw CommandFailure("\(dir): no frame has a ground-truth pose; a map needs posed frames") }
             let sessionScene = url.appendingPathComponent(SceneDescription.fileName)
-            if sceneURL == nil, !args.has("no-scene"), FileManager.default.fileExists(atPath: sessionScene.path) {
+            if sceneURL == nil, !args.noScene, FileManager.default.fileExists(atPath: sessionScene.path) {
                 sceneURL = sessionScene
             }
             defaultName = session.name
@@ -141,7 +151,7 @@ struct MapBuildCommand: Command {
             defaultUp = .plusY
         case (nil, let model?):
             let modelURL = URL(fileURLWithPath: model, isDirectory: true)
-            let images = args.value("images").map { URL(fileURLWithPath: $0, isDirectory: true) }
+            let images = args.images.map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? COLMAPModel.defaultImageFolder(for: modelURL)
             do {
                 frames = try MapBuildFrame.frames(of: try COLMAPModel.load(from: modelURL), images: images)
@@ -171,8 +181,8 @@ struct MapBuildCommand: Command {
             }
         }
 
-        let quiet = args.has("quiet")
-        let metadata = MapMetadata(name: args.value("name") ?? defaultName, source: source,
+        let quiet = args.quiet
+        let metadata = MapMetadata(name: args.name ?? defaultName, source: source,
                                    units: units ?? defaultUnits, up: up ?? defaultUp)
         let clock = ContinuousClock()
         let start = clock.now

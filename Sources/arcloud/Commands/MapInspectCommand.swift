@@ -6,7 +6,7 @@ import Support
 struct MapInspectCommand: Command {
     static let name = "map inspect"
     static let summary = "Print what a map holds: keyframes, points, errors, sections, scene"
-    static let help = """
+    static let overview = """
         USAGE: arcloud map inspect <map.vpsmap> [--json]
 
         Loads the map (checking it as `localize` would) and prints: name, source, camera,
@@ -16,19 +16,20 @@ struct MapInspectCommand: Command {
         percentile, max) recomputed from the stored poses; the vocabulary (words, depth,
         points per word); sections with their point and keyframe counts; AR objects;
         navigation nodes and edges; the builder settings.
+        """
 
-        OPTIONS:
-          --json   Print the figures as one JSON object instead
-
+    static let epilogue = """
         EXAMPLE:
           arcloud map inspect Maps/gallery.vpsmap
         """
-    static let options: Set<String> = []
-    static let switches: Set<String> = ["json"]
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        try args.noExtraPositionals(beyond: 1)
-        let path = try args.positional(0, "map.vpsmap")
+    struct Options: CommandArguments {
+        let map = Positional("map.vpsmap")
+        let json = Flag("json", help: "Print the figures as one JSON object instead")
+    }
+
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        let path = args.map
         let clock = ContinuousClock()
         let start = clock.now
         let map: VPSMap
@@ -36,7 +37,7 @@ struct MapInspectCommand: Command {
         let loadTime = clock.now - start
         let stats = MapStatistics(map)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        if args.has("json") {
+        if args.json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             print(String(decoding: try encoder.encode(stats), as: UTF8.self))

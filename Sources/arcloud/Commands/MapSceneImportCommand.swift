@@ -6,7 +6,7 @@ import VPSModel
 struct MapSceneImportCommand: Command {
     static let name = "map scene import"
     static let summary = "Replace a map's sections, AR objects and navigation graph from JSON"
-    static let help = """
+    static let overview = """
         USAGE: arcloud map scene import <map.vpsmap> <scene.json>
 
         Reads scene content JSON (what `map scene export` writes; a dataset's scene.json
@@ -21,13 +21,15 @@ struct MapSceneImportCommand: Command {
           (edit scene.json)
           arcloud map scene import Maps/gallery.vpsmap scene.json
         """
-    static let options: Set<String> = []
-    static let switches: Set<String> = []
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        try args.noExtraPositionals(beyond: 2)
-        let path = try args.positional(0, "map.vpsmap")
-        let scenePath = try args.positional(1, "scene.json")
+    struct Options: CommandArguments {
+        let map = Positional("map.vpsmap")
+        let scene = Positional("scene.json")
+    }
+
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        let path = args.map
+        let scenePath = args.scene
         let data: Data
         do { data = try RegularFile.read(URL(fileURLWithPath: scenePath)) } catch {
             throw CommandFailure("\(error)")

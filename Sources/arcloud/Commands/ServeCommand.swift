@@ -5,7 +5,7 @@ import VPSServer
 struct ServeCommand: Command {
     static let name = "serve"
     static let summary = "Run the VPS HTTP service (localize, maps, scenes, health, metrics)"
-    static let help = """
+    static let overview = """
         USAGE: arcloud serve --maps <dir> --db <tokens-file|postgresql://…>
                              [--host 127.0.0.1] [--port 8080]
                              [--workers N] [--idle-helpers N] [--queue 64]
@@ -37,100 +37,91 @@ struct ServeCommand: Command {
         are refused, every request already received is answered in full, /healthz says
         "draining" (503), and the process exits within --drain-timeout seconds (what is
         unanswered by then gets 503 drain_timeout).
+        """
 
-        OPTIONS:
-          --maps <dir>            Directory of .vpsmap files (required)
-          --db <file|url>         Token store (required): an SQLite file, created when
-                                  missing, or a PostgreSQL URL (postgresql://user@host/db)
-                                  shared by every replica; its table is created when missing
-          --host <address>        IPv4/IPv6 address to bind (default 127.0.0.1)
-          --port <n>              Port; 0 picks a free one (default 8080)
-          --workers <n>           Localizations at once (default: the cores)
-          --threads <n>           Deprecated alias of --workers, kept for scripts written
-                                  for 0.1 (prints a warning); it will be removed
-          --idle-helpers <n>      Threads lending a free core to a localization in
-                                  progress; 0 for none (default: the cores minus one)
-          --queue <n>             Localizations waiting for a core at most (default 64)
-          --budget <seconds>      Time budget of one localization, queue wait included;
-                                  over it the answer is 503 time_budget_exceeded: at once
-                                  when queued, at its next stage when running (default 10)
-          --max-megapixels <n>    Larger images are refused from their header with 422
-                                  image_too_large (default 12.2: a 4032x3024 phone photo)
-          --max-connections <n>   Open connections at most, each a thread (default 256)
-          --max-connections-per-client <n>
-                                  Open connections per client address; 0 for no cap, as
-                                  behind a load balancer (default 32)
-          --timeout <seconds>     Close connections idle this long (default 15)
-          --head-timeout <s>      The whole request head must arrive within this; trickling
-                                  does not extend it (default 10; 408 JSON, then close)
-          --min-body-rate <B/s>   Slowest average body upload accepted (default 4096)
-          --max-body-mb <n>       Largest request body in MiB (default 16)
-          --drain-timeout <s>     Longest wait for in-flight requests on SIGTERM (default 10)
-          --cache-maps <n>        Maps kept loaded in memory (default 4)
-          --map-cache-mb <n>      Memory the loaded maps may hold together, in MB (10^6
-                                  bytes; default: no bound but --cache-maps). Maps load on
-                                  their first request; what each holds is measured then
-                                  (heap growth over its load). Least recently used maps
-                                  are evicted to stay within it, never one a request is
-                                  using: while more are in use than fit, it is exceeded
-                                  until they are released. A map larger than the budget is
-                                  loaded for its requests and evicted after them. /metrics
-                                  counts hits, loads, evictions and the bytes held
-          --access-log <file>     Append the access log to a file; `-` is stdout (default)
-
+    static let epilogue = """
         EXAMPLE:
           arcloud token create --db tokens.db --name demo
           arcloud serve --maps Maps --db tokens.db --port 8080
         """
-    static let options: Set<String> = ["maps", "db", "host", "port", "workers", "threads", "idle-helpers", "queue", "budget",
-                                       "max-megapixels", "max-connections", "max-connections-per-client", "timeout",
-                                       "head-timeout", "min-body-rate", "max-body-mb", "drain-timeout", "cache-maps",
-                                       "map-cache-mb", "access-log"]
-    static let switches: Set<String> = []
 
-    /// The option that sets the localization workers: `--workers`, or `--threads`, which
-    /// named connection threads in 0.1 (each connection has its own thread now) and stays
-    /// for a release as a deprecated alias, with a warning, so scripts passing it still start.
-    static func workersOption(_ args: Arguments) throws -> String {
-        guard args.value("threads") != nil else { return "workers" }
-        if args.value("workers") != nil {
-            throw UsageError("options '--threads' (deprecated) and '--workers' both given: use '--workers' alone")
-        }
-        FileHandle.standardError.write(Data("arcloud serve: warning: '--threads' is deprecated and will be removed; use '--workers' (localizations at once)\n".utf8))
-        return "threads"
+    struct Options: CommandArguments {
+        let maps = Option.required("maps", .text.placeholder("<dir>"), help: "Directory of .vpsmap files")
+        let db = Option.required("db", .text.placeholder("<file|url>"),
+                                 help: "Token store: an SQLite file, created when missing, or a PostgreSQL URL "
+                                     + "(postgresql://user@host/db) shared by every replica; its table is created when missing")
+        let host = Option("host", .text.placeholder("<address>"), default: "127.0.0.1", help: "IPv4/IPv6 address to bind")
+        let port = Option("port", .integer(in: 0...65535), default: 8080, help: "Port; 0 picks a free one")
+        // `--threads` named connection threads in 0.1 (each connection has its own thread
+        // now); it stays for a release so that scripts passing it still start.
+        let workers = Option("workers", .integer(in: 1...256), default: VPSServerConfiguration.defaultWorkers,
+                             help: "Localizations at once", defaultText: "the cores",
+                             deprecatedAliases: [DeprecatedAlias("threads", note: "kept for scripts written for 0.1 "
+                                                                     + "(prints a warning); it will be removed")])
+        let idleHelpers = Option("idle-helpers", .integer(in: 0...256), default: VPSServerConfiguration.defaultIdleCoreHelpers,
+                                 help: "Threads lending a free core to a localization in progress; 0 for none",
+                                 defaultText: "the cores minus one")
+        let queue = Option("queue", .integer(in: 0...100_000), default: 64, help: "Localizations waiting for a core at most")
+        let budget = Option("budget", .number(in: 0.01...3600).placeholder("<seconds>"), default: 10,
+                            help: "Time budget of one localization, queue wait included; over it the answer is 503 "
+                                + "time_budget_exceeded: at once when queued, at its next stage when running")
+        let maxMegapixels = Option("max-megapixels", .number(in: 0.01...1000).placeholder("<n>"),
+                                   help: "Larger images are refused from their header with 422 image_too_large",
+                                   defaultText: "12.2: a 4032x3024 phone photo")
+        let maxConnections = Option("max-connections", .integer(in: 1...16_384), default: 256,
+                                    help: "Open connections at most, each a thread")
+        let maxConnectionsPerClient = Option("max-connections-per-client", .integer(in: 0...100_000), default: 32,
+                                             help: "Open connections per client address; 0 for no cap, as behind a "
+                                                 + "load balancer")
+        let timeout = Option("timeout", .integer(in: 1...3600).placeholder("<seconds>"), default: 15,
+                             help: "Close connections idle this long")
+        let headTimeout = Option("head-timeout", .number(in: 0.1...3600).placeholder("<s>"), default: 10,
+                                 help: "The whole request head must arrive within this; trickling does not extend it "
+                                     + "(then 408 JSON, and close)")
+        let minBodyRate = Option("min-body-rate", .integer(in: 0...1_000_000_000).placeholder("<B/s>"), default: 4096,
+                                 help: "Slowest average body upload accepted")
+        let maxBodyMB = Option("max-body-mb", .integer(in: 1...1024), default: 16, help: "Largest request body in MiB")
+        let drainTimeout = Option("drain-timeout", .number(in: 0...3600).placeholder("<s>"), default: 10,
+                                  help: "Longest wait for in-flight requests on SIGTERM")
+        let cacheMaps = Option("cache-maps", .integer(in: 1...1000), default: 4, help: "Maps kept loaded in memory")
+        let mapCacheMB = Option("map-cache-mb", .integer(in: 1...100_000_000),
+                                help: "Memory the loaded maps may hold together, in MB (10^6 bytes). Maps load on their "
+                                    + "first request; what each holds is measured then (heap growth over its load). "
+                                    + "Least recently used maps are evicted to stay within it, never one a request is "
+                                    + "using: while more are in use than fit, it is exceeded until they are released. A "
+                                    + "map larger than the budget is loaded for its requests and evicted after them. "
+                                    + "/metrics counts hits, loads, evictions and the bytes held",
+                                defaultText: "no bound but --cache-maps")
+        let accessLog = Option("access-log", .text.placeholder("<file>"), default: "-",
+                               help: "Append the access log to a file; `-` is stdout")
     }
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        try args.noExtraPositionals(beyond: 0)
-        let mapsDir = try args.require("maps")
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        let mapsDir = args.maps
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: mapsDir, isDirectory: &isDir), isDir.boolValue else {
             throw CommandFailure("--maps '\(mapsDir)' is not a directory")
         }
         let configuration = VPSServerConfiguration(
-            host: args.value("host") ?? "127.0.0.1",
-            port: UInt16(try args.int("port", default: 8080, range: 0...65535)),
-            localizationWorkers: try args.int(try workersOption(args), default: VPSServerConfiguration.defaultWorkers,
-                                              range: 1...256),
-            idleCoreHelpers: try args.int("idle-helpers", default: VPSServerConfiguration.defaultIdleCoreHelpers, range: 0...256),
-            localizationQueue: try args.int("queue", default: 64, range: 0...100_000),
-            localizationBudgetSeconds: try number(args, "budget", default: 10, range: 0.01...3600),
-            maxImagePixels: args.value("max-megapixels") == nil ? VPSServerConfiguration.defaultMaxImagePixels
-                : Int(try number(args, "max-megapixels", default: 0, range: 0.01...1000) * 1_000_000),
-            maxConnections: try args.int("max-connections", default: 256, range: 1...16_384),
-            maxConnectionsPerClient: try args.int("max-connections-per-client", default: 32, range: 0...100_000),
-            connectionTimeoutSeconds: try args.int("timeout", default: 15, range: 1...3600),
-            headTimeoutSeconds: try number(args, "head-timeout", default: 10, range: 0.1...3600),
-            minBodyBytesPerSecond: try args.int("min-body-rate", default: 4096, range: 0...1_000_000_000),
-            maxBodyBytes: try args.int("max-body-mb", default: 16, range: 1...1024) << 20,
-            shutdownGracePeriodSeconds: try number(args, "drain-timeout", default: 10, range: 0...3600))
-        let tokens = try TokenStoreArgument.open(try args.require("db"))
-        let accessLog = try openAccessLog(args.value("access-log") ?? "-")
-        let budget = try args.value("map-cache-mb").map { _ in
-            try args.int("map-cache-mb", default: 0, range: 1...100_000_000) * 1_000_000
-        }
+            host: args.host,
+            port: UInt16(args.port),
+            localizationWorkers: args.workers,
+            idleCoreHelpers: args.idleHelpers,
+            localizationQueue: args.queue,
+            localizationBudgetSeconds: args.budget,
+            maxImagePixels: args.maxMegapixels.map { Int($0 * 1_000_000) } ?? VPSServerConfiguration.defaultMaxImagePixels,
+            maxConnections: args.maxConnections,
+            maxConnectionsPerClient: args.maxConnectionsPerClient,
+            connectionTimeoutSeconds: args.timeout,
+            headTimeoutSeconds: args.headTimeout,
+            minBodyBytesPerSecond: args.minBodyRate,
+            maxBodyBytes: args.maxBodyMB << 20,
+            shutdownGracePeriodSeconds: args.drainTimeout)
+        let tokens = try TokenStoreArgument.open(args.db)
+        let accessLog = try openAccessLog(args.accessLog)
+        let budget = args.mapCacheMB.map { $0 * 1_000_000 }
         let engine = MapDirectoryEngine(directory: URL(fileURLWithPath: mapsDir, isDirectory: true),
-                                        cacheCapacity: try args.int("cache-maps", default: 4, range: 1...1000),
+                                        cacheCapacity: args.cacheMaps,
                                         cacheBudgetBytes: budget)
         let server = VPSServer(engine: engine, tokens: tokens, configuration: configuration,
                                accessLog: accessLog, version: arcloudVersion)
@@ -165,15 +156,6 @@ struct ServeCommand: Command {
         server.stop()
         FileHandle.standardError.write(Data("arcloud serve: stopped\n".utf8))
         return 0
-    }
-
-    /// A decimal option within `range`, or a usage error naming it.
-    private static func number(_ args: Arguments, _ name: String, default d: Double, range: ClosedRange<Double>) throws -> Double {
-        let v = try args.double(name, default: d)
-        guard range.contains(v) else {
-            throw UsageError("option '--\(name)' needs a number in \(range.lowerBound)...\(range.upperBound), got '\(v)'")
-        }
-        return v
     }
 
     private static func openAccessLog(_ target: String) throws -> AccessLog {

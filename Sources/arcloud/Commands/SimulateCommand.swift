@@ -6,7 +6,7 @@ import Support
 struct SimulateCommand: Command {
     static let name = "simulate"
     static let summary = "Run a recorded AR session through the SDK port; print states and events as JSON lines"
-    static let help = """
+    static let overview = """
         USAGE: arcloud simulate <session dir> --map <file.vpsmap> [--server <url> --token <token>]
                                 [--clock virtual|realtime] [--interval <seconds>]
                                 [--script <file>] [--expect <condition>[,<condition>...]]
@@ -22,47 +22,52 @@ struct SimulateCommand: Command {
         1 when it ends with an error (say `invalidAccessToken`) or an expectation fails, or
         when the session cannot be replayed at all (no frames, an invalid camera, a time
         beyond ±1e12 s, more than 10000 script actions), 2 for a usage mistake.
+        """
 
-        OPTIONS:
-          --map <file>          The map: localized against in-process (the embedded VPS).
-                                With --server, its name without `.vpsmap` is the map id.
-          --server <url>        Use the arcloud VPS HTTP service at <url> instead
-          --token <token>       Bearer token for --server
-          --clock <clock>       virtual (default): time moves frame by frame and waits for
-                                each VPS answer, so runs are deterministic; realtime: frames
-                                at their recorded times, requests overlap the replay
-          --interval <seconds>  Replay time between VPS requests (default 1)
-          --script <file>       Actions to play instead of the session's own script: a JSON
-                                array of {"time": s, "action": {...}} or {"script": [...]};
-                                at most 10000 actions and 4 MiB
-          --expect <list>       Conditions on the final state, comma-separated:
-                                localized, localizing, failed, notStarted, sceneReady,
-                                navigating, arrived, shutdown, invalidAccessToken,
-                                error, noError
-
+    static let epilogue = """
         EXAMPLES:
           arcloud simulate Datasets/gallery-query-walk --map Maps/gallery.vpsmap \\
               --script Datasets/gallery-query-walk/script.json --expect localized,arrived
           arcloud simulate Datasets/gallery-query-walk --map gallery --server http://127.0.0.1:8080 --token $TOKEN
         """
-    static let options: Set<String> = ["map", "server", "token", "clock", "interval", "script", "expect"]
-    static let switches: Set<String> = []
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        let sessionPath = try args.positional(0, "session dir")
-        try args.noExtraPositionals(beyond: 1)
-        let mapArgument = try args.require("map")
-        let clock = ReplayClock(rawValue: try args.choice("clock", ["virtual", "realtime"], default: "virtual"))!
-        let interval = try args.positiveDouble("interval", default: 1, max: SessionTime.maxSeconds)
-        let expectations = try args.value("expect").map(SimulationExpectation.parse) ?? []
-        var serverURL: URL?
-        if let server = args.value("server") {
-            guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme),
-                  url.host != nil else {
-                throw UsageError("option '--server' needs an http:// or https:// URL, got '\(server)'")
-            }
-            serverURL = url
-        } else if args.value("token") != nil {
+    struct Options: CommandArguments {
+        let session = Positional("session dir")
+        let map = Option.required("map", .text.placeholder("<file>"),
+                                  help: "The map: localized against in-process (the embedded VPS). With --server, its "
+                                      + "name without `.vpsmap` is the map id")
+        let server = Option("server", serverParser, help: "Use the arcloud VPS HTTP service at <url> instead")
+        let token = Option("token", .text.placeholder("<token>"), help: "Bearer token for --server")
+        let clock = Option("clock", .oneOf([
+            Choice("virtual", "time moves frame by frame and waits for each VPS answer, so runs are deterministic"),
+            Choice("realtime", "frames at their recorded times, requests overlap the replay"),
+        ]).placeholder("<clock>"), default: "virtual", help: "How replay time moves")
+        let interval = Option("interval", .number(greaterThan: 0, atMost: SessionTime.maxSeconds).placeholder("<seconds>"),
+                              default: 1, help: "Replay time between VPS requests")
+        let script = Option("script", .text.placeholder("<file>"),
+                            help: "Actions to play instead of the session's own script: a JSON array of {\"time\": s, "
+                                + "\"action\": {...}} or {\"script\": [...]}; at most 10000 actions and 4 MiB")
+        let expect = Option("expect", ValueParser(placeholder: "<list>") { try SimulationExpectation.parse($0) },
+                            help: "Conditions on the final state, comma-separated: "
+                                + SimulationExpectation.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+
+    /// `--server`: an http:// or https:// URL with a host.
+    static let serverParser = ValueParser<URL>(placeholder: "<url>") { text in
+        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw InvalidValue("needs an http:// or https:// URL")
+        }
+        return url
+    }
+
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        let sessionPath = args.session
+        let mapArgument = args.map
+        let clock = ReplayClock(rawValue: args.clock)!  // one of the words the parser accepts
+        let interval = args.interval
+        let expectations = args.expect ?? []
+        let serverURL = args.server
+        if serverURL == nil, args.token != nil {
             throw UsageError("option '--token' needs '--server'")
         }
 
@@ -71,7 +76,7 @@ struct SimulateCommand: Command {
         do { session = try RecordedSession.load(from: sessionURL) } catch {
             throw CommandFailure("cannot read the session in '\(sessionPath)': \(error)")
         }
-        if let scriptPath = args.value("script") {
+        if let scriptPath = args.script {
             do { session.script = try ScriptFile.load(from: URL(fileURLWithPath: scriptPath)) } catch {
                 throw CommandFailure("cannot use the script '\(scriptPath)': \(error)")
             }
@@ -84,7 +89,7 @@ struct SimulateCommand: Command {
             throw CommandFailure("no map file at '\(mapArgument)'")
         }
         let configuration = GraffityARCloud.Configuration(
-            mapId: mapId, serverURL: serverURL, accessToken: args.value("token"),
+            mapId: mapId, serverURL: serverURL, accessToken: args.token,
             embeddedMapURL: serverURL == nil ? mapURL : nil, vpsRequestInterval: .seconds(interval),
             jitterSeed: clock == .virtual ? 1 : nil)
         return try await simulate(session: session, directory: sessionURL, configuration: configuration, clock: clock,

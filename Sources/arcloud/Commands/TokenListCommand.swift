@@ -4,32 +4,31 @@ import VPSServer
 struct TokenListCommand: Command {
     static let name = "token list"
     static let summary = "List issued tokens (never the tokens themselves)"
-    static let help = """
+    static let overview = """
         USAGE: arcloud token list --db <tokens-file|postgresql://…> [--json]
 
         One line per token: id, status (active, expired, revoked), name, hint (the first
         characters only), created, expires and allowed maps.
-
-        OPTIONS:
-          --db <file|url>  Token store (required): an SQLite file or a PostgreSQL URL
-          --json           One JSON object per line instead of a table
         """
-    static let options: Set<String> = ["db"]
-    static let switches: Set<String> = ["json"]
+
+    struct Options: CommandArguments {
+        let db = Option.required("db", .text.placeholder("<file|url>"),
+                                 help: "Token store: an SQLite file or a PostgreSQL URL")
+        let json = Flag("json", help: "One JSON object per line instead of a table")
+    }
 
     static func format(_ d: Date) -> String {
         Date.ISO8601FormatStyle().format(d)
     }
 
-    static func run(_ args: Arguments) async throws -> Int32 {
-        try args.noExtraPositionals(beyond: 0)
-        let path = try args.require("db")
+    static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
+        let path = args.db
         let records: [TokenRecord]
         do { records = try TokenStoreArgument.openExisting(path).list() } catch let e as CommandFailure { throw e } catch {
             throw CommandFailure("\(error)")
         }
         let now = Date()
-        if args.has("json") {
+        if args.json {
             for r in records {
                 var o: [String: Any] = ["id": r.id, "name": r.name, "hint": r.hint, "status": r.status(at: now),
                                         "created": format(r.createdAt)]
