@@ -18,9 +18,24 @@ public enum WorkerThreads {
         let group = DispatchGroup()
         for w in 0..<count {
             group.enter()
-            start(name: name.map { "\($0)-\(w)" }) { body(w); group.leave() }
+            // The thread drops its reference to `body` before it signals: a `Thread` keeps
+            // its block until the thread object goes, after `wait()` may have returned, and
+            // `map` passes a non-escaping closure here that must not outlive the call.
+            let job = Job(body)
+            start(name: name.map { "\($0)-\(w)" }) { job.run(w); group.leave() }
         }
         group.wait()
+    }
+
+    /// A body that is released as soon as it has run.
+    private final class Job: @unchecked Sendable {
+        private var body: (@Sendable (Int) -> Void)?
+        init(_ body: @escaping @Sendable (Int) -> Void) { self.body = body }
+        /// Runs and releases the body; called once, from the job's own thread.
+        func run(_ w: Int) {
+            body?(w)
+            body = nil
+        }
     }
 
     /// `body(&state, i)` for every `i` in `0..<count` on `threads` threads (every core
