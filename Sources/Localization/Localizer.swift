@@ -158,56 +158,46 @@ public final class Localizer: Sendable {
                           timings: timings)
         }
         // Each global pose with a few inliers is grown at once and judged; the multi-probe
-        // search, costlier, runs only while none is accepted.
-        var searches: [GlobalSearch] = fallbackProbes.map { [.words, .probes($0)] } ?? [.words]
+        // search, costlier, runs only while none is accepted (`GlobalSearchStateMachine`).
+        let gate = query.gravity == nil ? options.seedInliers : options.seedInliersWithGravity
         let placeSearch = index.depth > 0 && options.places.applies(toKeyframes: map.keyframes.count)
-        // Every search that may run counts in each pose's test against chance.
-        let plannedSearches = searches.count + (placeSearch ? options.places.maxPlaces * (fallbackProbes == nil ? 1 : 2) : 0)
+        var machine = GlobalSearchStateMachine<Attempt, Verdict>(
+            probes: fallbackProbes, placeSearch: placeSearch, maxPlaces: options.places.maxPlaces, seedInliers: gate)
         if index.depth > 0 {
             var watch = Stopwatch()
             query.nodes = query.features.descriptors.withUnsafeBytes { vocabulary.nodes(for: $0, atDepth: index.depth) }
             timings.retrieve += watch.lap()
         }
-        var best: Verdict?          // accepted, or the rejected pose with the strongest evidence
-        var strongestFailed: Attempt?
-        let wholeMapSearches = searches.count
         var voters: [DescriptorMatch] = []
-        var next = 0
-        while next < searches.count, best?.rejection != nil || best == nil {
-            let search = searches[next]
-            next += 1
-            try cancellation.check()
-            let a = try globalAttempt(query, search: search, keepNearest: placeSearch, timings: &timings)
-            voters += a.nearest
-            if placeSearch, next == wholeMapSearches {
-                // The whole map gave no pose: search the places the features vote for (through
-                // their nearest points in the whole-map searches), each with the plain words,
-                // then with probes.
+        var action = machine.start()
+        while true {
+            switch action {
+            case .search(let search):
+                try cancellation.check()
+                let a = try globalAttempt(query, search: search, keepNearest: placeSearch, timings: &timings)
+                voters += a.nearest
+                action = machine.searched(a, inliers: a.inliers)
+            case .findPlaces:
                 var watch = Stopwatch()
                 let found = places(voters: voters)
-                searches += found.map { GlobalSearch.place($0) } + (fallbackProbes.map { p in found.map { .placeProbes($0, p) } } ?? [])
                 timings.retrieve += watch.lap()
-            }
-            guard a.inliers >= (query.gravity == nil ? options.seedInliers : options.seedInliersWithGravity) else {
-                if strongestFailed.map({ a.inliers > $0.inliers }) ?? true { strongestFailed = a }
-                continue
-            }
-            let grown = try grow(a, query, timings: &timings)
-            var watch = Stopwatch()
-            let verdict = judge(grown, seed: a, query, searches: plannedSearches)
-            timings.verify += watch.lap()
-            if best.map({ verdict.rejection == nil || verdict.evidence.log10NFA < $0.evidence.log10NFA }) ?? true {
-                best = verdict
+                action = machine.placesFound(found)
+            case .growAndJudge(let seed):
+                let grown = try grow(seed, query, timings: &timings)
+                var watch = Stopwatch()
+                let verdict = judge(grown, seed: seed, query, searches: machine.plannedSearches)
+                timings.verify += watch.lap()
+                action = machine.judged(verdict, accepted: verdict.rejection == nil,
+                                        log10NFA: verdict.evidence.log10NFA)
+            case .finish(let best):
+                return finish(best.attempt, rejection: best.rejection, evidence: best.evidence, query,
+                              usedPrior: false, timings: timings)
+            case .finishWithoutPose(let strongest):
+                let why = strongest?.estimate == nil ? "no pose: \(strongest?.matches.count ?? 0) tentative matches"
+                    : "too few inliers to judge (\(strongest?.inliers ?? 0) < \(gate))"
+                return finish(strongest, rejection: why, evidence: nil, query, usedPrior: false, timings: timings)
             }
         }
-        if let best {
-            return finish(best.attempt, rejection: best.rejection, evidence: best.evidence, query, usedPrior: false,
-                          timings: timings)
-        }
-        let gate = query.gravity == nil ? options.seedInliers : options.seedInliersWithGravity
-        let why = strongestFailed?.estimate == nil ? "no pose: \(strongestFailed?.matches.count ?? 0) tentative matches"
-            : "too few inliers to judge (\(strongestFailed?.inliers ?? 0) < \(gate))"
-        return finish(strongestFailed, rejection: why, evidence: nil, query, usedPrior: false, timings: timings)
     }
 
     /// The places a frame may show, best first, each as the keyframes whose points it holds:
@@ -301,18 +291,6 @@ public final class Localizer: Sendable {
         }
     }
 
-    /// How global matching picks each feature's candidate points.
-    enum GlobalSearch {
-        /// The points under the feature's own vocabulary node, among the points of one place
-        /// (a mask over the index's slots; see `places(for:_:)`).
-        case place([Int])
-        /// The points under every node the feature probes, among the points of one place.
-        case placeProbes([Int], VocabularyProbes)
-        /// The points under the feature's own vocabulary node.
-        case words
-        /// The points under every node the feature probes (see `VocabularyProbes`).
-        case probes(VocabularyProbes)
-    }
 
     /// Global matching through the vocabulary index.
     private func globalAttempt(_ query: Query, search: GlobalSearch, keepNearest: Bool = false,
@@ -347,11 +325,7 @@ public final class Localizer: Sendable {
         // The whole-map searches keep every feature's nearest point for the place search, and
         // apply the ratio test themselves (as the matcher would: d1 < ratio · d2).
         var nearest: [DescriptorMatch] = []
-        let keep: Bool
-        switch search {
-        case .words, .probes: keep = keepNearest
-        case .place, .placeProbes: keep = false
-        }
+        let keep = keepNearest && search.isWholeMap
         var matches = try DescriptorMatcher(ratio: keep ? nil : ratio)
             .match(query: descriptors, train: index.descriptors, bucketOffsets: index.bucketOffsets, buckets: buckets,
                    trainGroups: index.points, trainMask: mask)

@@ -37,8 +37,11 @@ public struct MapBuilder: Sendable {
         var count: Int { octaves.count }
     }
 
-    /// Builds the map; `log` receives one line per finished stage.
-    public func build(frames allFrames: [MapBuildFrame], metadata: MapMetadata, scene: SceneContent? = nil,
+    /// Builds the map from posed frames and their decoded images (`images`: by default read
+    /// from each frame's `imageURL`); `log` receives one line per finished stage. Each stage
+    /// is a function of its own (`MapBuilder+Stages.swift`); this one only chains them.
+    public func build(frames allFrames: [MapBuildFrame], images: some KeyframeImages = KeyframeImageFiles(),
+                      metadata: MapMetadata, scene: SceneContent? = nil,
                       log: (String) -> Void = { _ in }) throws -> (map: VPSMap, report: MapBuildReport) {
         if let problem = scene?.problem { throw MapBuildError("scene: \(problem)") }
         let frames = stride(from: 0, to: allFrames.count, by: max(1, options.keyframeStride)).map { allFrames[$0] }
@@ -46,173 +49,37 @@ public struct MapBuilder: Sendable {
             throw MapBuildError("need at least 2 posed frames to build a map, got \(frames.count)")
         }
         for f in frames { if let p = f.intrinsics.problem { throw MapBuildError("frame \(f.name): \(p)") } }
-        var report = MapBuildReport()
-        report.keyframes = frames.count
-        let clock = ContinuousClock()
-        var stageStart = clock.now
-        func finish(_ name: String, _ detail: String) {
-            let d = clock.now - stageStart
-            report.stages.append((name, d))
-            log("\(name): \(detail) in \(formatSeconds(d))")
-            stageStart = clock.now
-        }
+        var run = StageRun()
+        run.report.keyframes = frames.count
         let threads = WorkerThreads.threadCount(options.threads)
 
-        // 1. Features.
-        let orb = { var o = options.orb; o.featureCount = options.featuresPerKeyframe(keyframes: frames.count); return o }()
-        let features = try WorkerThreads.map(count: frames.count, threads: threads,
-                                        makeState: { try ORBExtractor(options: orb) }) { extractor, i in
-            try Self.extract(frames[i], with: extractor)
-        }
-        report.features = features.reduce(0) { $0 + $1.count }
-        finish("extract", "\(report.features) ORB features in \(frames.count) keyframes (at most \(orb.featureCount) each)")
-
-        // 2. Pairs from the images: shared vocabulary words, viewing angle.
-        let planner = ImagePairPlanner(maxViewAngleDegrees: options.maxViewAngleDegrees,
-                                       partnersPerKeyframe: options.partnersPerKeyframe)
-        let planned = try planner.pairs(descriptors: features.map(\.descriptors), poses: frames.map(\.pose))
-        let pairs = planned.pairs
-        report.pairs = pairs.count
-        finish("pairs", "\(pairs.count) keyframe pairs by shared words (of \(frames.count * (frames.count - 1) / 2))")
-
-        // 3. The scene's depths, from each keyframe's best pairs matched along whole epipolar lines.
-        let opts = options
-        var probePairs = Set<[Int]>()
-        for ranked in planned.ranked { for p in ranked.prefix(options.depthProbePartners) { probePairs.insert([p.a, p.b]) } }
-        let probe = try SceneDepthProbe().measure(pairs: probePairs.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0[0], $0[1]) },
-                                                  features: features, frames: frames, options: opts, threads: threads)
-        report.sceneDepth = probe.map { ($0.range, $0.median) }
-        finish("depths", probe.map { String(format: "scene depths %.3g-%.3g (median %.3g) from %d points on %d pairs",
-                                            $0.range.lowerBound, $0.range.upperBound, $0.median, $0.points,
-                                            probePairs.count) }
-               ?? "too few points on \(probePairs.count) probe pairs: matching along whole epipolar lines")
-
-        // 4. Matching along epipolar lines, within the measured depths.
-        let pairMatches = try WorkerThreads.map(count: pairs.count, threads: threads, makeState: { () }) { _, p in
-            let a = pairs[p].a, b = pairs[p].b
-            let range = probe?.range
-                ?? SceneDepthProbe.unbounded(baseline: length(frames[a].pose.center - frames[b].pose.center))
-            return try Self.match(features[a], features[b], frames[a], frames[b], depthRange: range, opts)
-        }
-        report.matches = pairMatches.reduce(0) { $0 + $1.count }
-        finish("match", "\(report.matches) matches")
-
-        // 5. Tracks.
-        // Best matches first, so a wrong match loses against the right ones it conflicts with.
-        var all: [(distance: Int, pair: Int, index: Int)] = []
-        for (p, matches) in pairMatches.enumerated() {
-            for (i, m) in matches.enumerated() { all.append((m.distance, p, i)) }
-        }
-        all.sort { ($0.distance, $0.pair, $0.index) < ($1.distance, $1.pair, $1.index) }
-        var builder = TrackBuilder(featureCounts: features.map(\.count))
-        for m in all {
-            let p = pairs[m.pair], match = pairMatches[m.pair][m.index]
-            builder.union(p.a, match.a, p.b, match.b)
-        }
-        let tracks = builder.tracks()
-        report.tracks = tracks.count
-        report.trackConflicts = builder.conflicts
-        finish("tracks", "\(tracks.count) tracks (\(builder.conflicts) matches refused as inconsistent)")
-
-        // 6. Triangulation.
-        let triangulated = try WorkerThreads.map(count: tracks.count, threads: threads, makeState: { () }) { _, t in
-            Self.triangulate(tracks[t], features: features, frames: frames, options: opts)
-        }
-        var triangulatedPoints: [(position: SIMD3<Double>, track: [TrackBuilder.Observation])] = []
-        for result in triangulated {
-            switch result {
-            case .rejected(let reason): report.rejected[reason, default: 0] += 1
-            case let .point(x, observations, outliers):
-                triangulatedPoints.append((x, observations))
-                report.outlierObservations += outliers
-            }
-        }
-        guard !triangulatedPoints.isEmpty else {
-            throw MapBuildError("no point survived triangulation (\(report.matches) matches, \(tracks.count) tracks); "
-                                + "check the poses and the intrinsics")
-        }
-        finish("triangulate", "\(triangulatedPoints.count) points, "
-               + "\(triangulatedPoints.reduce(0) { $0 + $1.track.count }) observations "
-               + "(rejected: \(report.rejected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))")
-
-        // 7. Track extension: observations the pairwise matches missed, then re-triangulation.
-        let kept = !options.extendTracks ? triangulatedPoints
-            : try extend(triangulatedPoints, pairs: pairs, features: features, frames: frames, threads: threads, report: &report)
+        let features = try extractFeatures(frames, images: images, threads: threads, &run, log)
+        let planned = try planPairs(frames, features, &run, log)
+        let probe = try measureDepths(planned, features, frames, threads: threads, &run, log)
+        let pairMatches = try matchPairs(planned.pairs, features, frames, depths: probe, threads: threads, &run, log)
+        let tracks = buildTracks(planned.pairs, pairMatches, features, &run, log)
+        let triangulated = try triangulateTracks(tracks, features, frames, threads: threads, &run, log)
+        var kept = triangulated
         if options.extendTracks {
-            finish("extend", "\(report.extendedObservations) observations added to \(report.extendedPoints) points, "
-                   + "\(kept.reduce(0) { $0 + $1.track.count }) observations")
+            kept = try extend(triangulated, pairs: planned.pairs, features: features, frames: frames, threads: threads,
+                              report: &run.report)
+            log(run.finish("extend", "\(run.report.extendedObservations) observations added to \(run.report.extendedPoints) "
+                       + "points, \(kept.reduce(0) { $0 + $1.track.count }) observations"))
         }
-
-        // 8. Descriptors: a representative (medoid) per point and one per distinct viewing direction.
-        let selection = ViewDescriptorSelection(clusterDegrees: options.viewClusterDegrees,
-                                                maxPerPoint: options.maxViewDescriptorsPerPoint)
-        let perPoint = try WorkerThreads.map(count: kept.count, threads: threads, makeState: { () }) { _, i -> ([UInt8], [[UInt8]]) in
-            let descriptors = kept[i].track.map { o in features[o.keyframe].descriptors[32 * o.feature..<32 * o.feature + 32] }
-            return (Self.medoid(descriptors),
-                    selection.descriptors(position: kept[i].position,
-                                          cameraCentres: kept[i].track.map { frames[$0.keyframe].pose.center },
-                                          descriptors: descriptors))
-        }
-        var positions: [Double] = [], descriptors: [UInt8] = [], counts: [UInt32] = []
-        var viewDescriptors: [UInt8] = [], viewPoints: [UInt32] = []
-        var observations: [MapObservation] = []
-        for (i, point) in kept.enumerated() {
-            positions += [point.position.x, point.position.y, point.position.z]
-            counts.append(UInt32(point.track.count))
-            descriptors += perPoint[i].0
-            for d in perPoint[i].1 { viewDescriptors += d; viewPoints.append(UInt32(i)) }
-            for o in point.track {
-                let f = features[o.keyframe]
-                observations.append(MapObservation(point: UInt32(i), keyframe: UInt32(o.keyframe),
-                                                   pixel: f.pixels[o.feature], octave: f.octaves[o.feature]))
-            }
-        }
-        report.points = counts.count
-        report.observations = observations.count
-        report.viewDescriptors = viewPoints.count
-        finish("descriptors", "\(viewPoints.count) view descriptors for \(counts.count) points")
-
-        // 9. Vocabulary (trained on every view descriptor) and words.
-        let vocabulary = try Vocabulary.train(
-            descriptors: viewDescriptors,
-            parameters: .adaptive(descriptorCount: viewPoints.count, pointsPerWord: options.pointsPerWord))
-        let words = vocabulary.words(for: descriptors)
-        let views = MapViewDescriptors(descriptors: viewDescriptors, points: viewPoints,
-                                       words: vocabulary.words(for: viewDescriptors))
-        report.words = vocabulary.wordCount
-        finish("vocabulary", "\(vocabulary.wordCount) words, depth \(vocabulary.depth)")
-
-        // 7. Sections and scene content.
-        var content = scene ?? SceneContent()
-        var pointSections: [Int32]
-        let bounded = !content.sections.isEmpty
-            && content.sections.allSatisfy { $0.boundsMin != nil && $0.boundsMax != nil }
-        if bounded {
-            pointSections = (0..<counts.count).map { i in
-                Int32(SectionAssignment.section(of: SIMD3(positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]),
-                                                in: content.sections) ?? -1)
-            }
-        } else if content.sections.isEmpty {
-            let clustered = SpatialSections.cluster(positions: positions, units: metadata.units, up: metadata.up)
-            content.sections = clustered.sections
-            pointSections = clustered.labels
-        } else {
-            pointSections = [Int32](repeating: -1, count: counts.count)
-        }
-        let keyframes = frames.map { f in
-            MapKeyframe(name: f.name, timestamp: f.timestamp, pose: f.pose, intrinsics: f.intrinsics,
-                        section: SectionAssignment.section(of: f.pose.center, in: content.sections))
-        }
-        finish("sections", "\(content.sections.count) sections" + (bounded ? " from the scene" : scene == nil ? " by clustering" : ""))
+        let points = try selectDescriptors(kept, features, frames, threads: threads, &run, log)
+        let vocabulary = try trainVocabulary(points, &run, log)
+        let (content, sections, keyframes) = assignSections(points, frames, metadata: metadata, scene: scene, &run, log)
 
         var meta = metadata
         meta.builder = options.summary.merging(meta.builder) { _, given in given }
         if meta.camera == nil { meta.camera = frames[0].intrinsics }
-        let points = MapPoints(positions: positions, descriptors: descriptors, observationCounts: counts,
-                               words: words, sections: pointSections)
-        let map = try VPSMap(metadata: meta, scene: content, keyframes: keyframes, points: points,
-                             observations: observations, vocabulary: vocabulary, viewDescriptors: views)
-        return (map, report)
+        let mapPoints = MapPoints(positions: points.positions, descriptors: points.descriptors,
+                                  observationCounts: points.counts, words: vocabulary.words,
+                                  sections: sections)
+        let map = try VPSMap(metadata: meta, scene: content, keyframes: keyframes, points: mapPoints,
+                             observations: points.observations, vocabulary: vocabulary.vocabulary,
+                             viewDescriptors: vocabulary.views)
+        return (map, run.report)
     }
 
     // MARK: Stages
@@ -260,25 +127,22 @@ public struct MapBuilder: Sendable {
         return refined.map(\.0)
     }
 
-    static func extract(_ frame: MapBuildFrame, with extractor: ORBExtractor) throws -> KeyframeFeatures {
-        let bytes: [UInt8]
-        do { bytes = [UInt8](try Data(contentsOf: frame.imageURL)) } catch {
-            throw MapBuildError("\(frame.imageURL.path): cannot read the image (\(error.localizedDescription))")
+    static func extract(_ frame: MapBuildFrame, from images: some KeyframeImages,
+                        with extractor: ORBExtractor) throws -> KeyframeFeatures {
+        let image = try images.image(of: frame)
+        guard image.width == frame.intrinsics.width, image.height == frame.intrinsics.height else {
+            throw MapBuildError("\(frame.imageURL.path): image is \(image.width)x\(image.height) but the camera "
+                                + "says \(frame.intrinsics.width)x\(frame.intrinsics.height)")
         }
         do {
-            let image = try GrayImage(decoding: bytes)
-            guard image.width == frame.intrinsics.width, image.height == frame.intrinsics.height else {
-                throw MapBuildError("\(frame.imageURL.path): image is \(image.width)x\(image.height) but the camera "
-                                    + "says \(frame.intrinsics.width)x\(frame.intrinsics.height)")
-            }
             let f = try extractor.extract(image)
             let pixels = f.keypoints.map { SIMD2(Double($0.x), Double($0.y)) }
             let undistorted = frame.intrinsics.distortion.isEmpty ? pixels : try frame.intrinsics.undistort(pixels)
             return KeyframeFeatures(pixels: f.keypoints.map { SIMD2($0.x, $0.y) }, undistorted: undistorted,
                                     octaves: f.keypoints.map { UInt8(clamping: $0.octave) },
                                     angles: f.keypoints.map(\.angle), descriptors: f.descriptors)
-        } catch let e as VisionError {
-            throw MapBuildError("\(frame.imageURL.path): \(e)")
+        } catch {
+            throw MapBuildError("\(frame.imageURL.path): \(error)")
         }
     }
 
@@ -478,6 +342,3 @@ public struct MapBuilder: Sendable {
 private func simdMin(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> SIMD2<Double> { SIMD2(min(a.x, b.x), min(a.y, b.y)) }
 private func simdMax(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> SIMD2<Double> { SIMD2(max(a.x, b.x), max(a.y, b.y)) }
 
-func formatSeconds(_ d: Duration) -> String {
-    String(format: "%.2f s", d.seconds)
-}

@@ -1,0 +1,94 @@
+// The localizer's search decisions, without images: attempts and verdicts are labels.
+@testable import Localization
+import Testing
+
+private typealias Machine = GlobalSearchStateMachine<String, String>
+
+/// A compact picture of an action, to compare sequences.
+private func describe(_ action: Machine.Action) -> String {
+    switch action {
+    case .search(.words): "words"
+    case .search(.probes): "probes"
+    case .search(.place(let k)): "place\(k)"
+    case .search(.placeProbes(let k, _)): "placeProbes\(k)"
+    case .findPlaces: "findPlaces"
+    case .growAndJudge(let a): "grow \(a)"
+    case .finish(let v): "finish \(v)"
+    case .finishWithoutPose(let a): "none \(a ?? "-")"
+    }
+}
+
+private let probes = VocabularyProbes()
+
+struct GlobalSearchStateMachineTests {
+    @Test func anAcceptedPoseFromTheWordSearchStopsTheFrame() {
+        var m = Machine(probes: probes, placeSearch: false, maxPlaces: 3, seedInliers: 8)
+        #expect(describe(m.start()) == "words")
+        #expect(describe(m.searched("w", inliers: 30)) == "grow w")
+        #expect(describe(m.judged("W", accepted: true, log10NFA: -20)) == "finish W")
+    }
+
+    @Test func aRejectedPoseLetsTheProbeSearchRunAndTheStrongerEvidenceIsKept() {
+        var m = Machine(probes: probes, placeSearch: false, maxPlaces: 3, seedInliers: 8)
+        #expect(m.plannedSearches == 2)
+        _ = m.start()
+        #expect(describe(m.searched("w", inliers: 12)) == "grow w")
+        #expect(describe(m.judged("W", accepted: false, log10NFA: -1)) == "probes")
+        #expect(describe(m.searched("p", inliers: 10)) == "grow p")
+        // Neither accepted: the verdict with the lower NFA answers.
+        #expect(describe(m.judged("P", accepted: false, log10NFA: -2.5)) == "finish P")
+    }
+
+    @Test func aWeakerRejectedVerdictDoesNotReplaceAStrongerOne() {
+        var m = Machine(probes: probes, placeSearch: false, maxPlaces: 3, seedInliers: 8)
+        _ = m.start()
+        _ = m.searched("w", inliers: 12)
+        _ = m.judged("W", accepted: false, log10NFA: -2.5)
+        _ = m.searched("p", inliers: 9)
+        #expect(describe(m.judged("P", accepted: false, log10NFA: -1)) == "finish W")
+    }
+
+    @Test func posesUnderTheSeedCountAreNotJudgedAndTheStrongestAnswers() {
+        var m = Machine(probes: probes, placeSearch: false, maxPlaces: 3, seedInliers: 8)
+        _ = m.start()
+        #expect(describe(m.searched("w", inliers: 5)) == "probes")
+        #expect(describe(m.searched("p", inliers: 3)) == "none w")
+    }
+
+    @Test func withoutAnIndexOnlyTheWordSearchRuns() {
+        var m = Machine(probes: nil, placeSearch: false, maxPlaces: 3, seedInliers: 8)
+        #expect(m.plannedSearches == 1)
+        _ = m.start()
+        #expect(describe(m.searched("w", inliers: 0)) == "none w")
+    }
+
+    @Test func placesAreSearchedAfterTheLastWholeMapSearchWordsThenProbes() {
+        var m = Machine(probes: probes, placeSearch: true, maxPlaces: 3, seedInliers: 8)
+        #expect(m.plannedSearches == 2 + 3 * 2)
+        _ = m.start()
+        #expect(describe(m.searched("w", inliers: 2)) == "probes")
+        // The places are asked for after the probe search, before its pose is gated.
+        #expect(describe(m.searched("p", inliers: 9)) == "findPlaces")
+        #expect(describe(m.placesFound([[4, 5], [9]])) == "grow p")
+        #expect(describe(m.judged("P", accepted: false, log10NFA: -1)) == "place[4, 5]")
+        #expect(describe(m.searched("a", inliers: 1)) == "place[9]")
+        #expect(describe(m.searched("b", inliers: 1)) == "placeProbes[4, 5]")
+        #expect(describe(m.searched("c", inliers: 20)) == "grow c")
+        #expect(describe(m.judged("C", accepted: true, log10NFA: -9)) == "finish C")
+    }
+
+    @Test func noPlaceFoundEndsTheFrameWithWhatTheWholeMapGave() {
+        var m = Machine(probes: nil, placeSearch: true, maxPlaces: 3, seedInliers: 5)
+        _ = m.start()
+        #expect(describe(m.searched("w", inliers: 4)) == "findPlaces")
+        #expect(describe(m.placesFound([])) == "none w")
+    }
+
+    @Test func anAcceptedPoseBeforeThePlacesSkipsThem() {
+        var m = Machine(probes: nil, placeSearch: true, maxPlaces: 3, seedInliers: 5)
+        _ = m.start()
+        #expect(describe(m.searched("w", inliers: 40)) == "findPlaces")
+        #expect(describe(m.placesFound([[1]])) == "grow w")
+        #expect(describe(m.judged("W", accepted: true, log10NFA: -30)) == "finish W")
+    }
+}
