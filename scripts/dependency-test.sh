@@ -61,6 +61,9 @@ cd "$work/App"
 swift package resolve
 resolved=$(swift package show-dependencies | grep -o 'arcloud<[^>]*>' | head -1)
 echo "dependency-test: resolved $resolved"
+build_start=$(date +%s)
 swift build 2>&1 | tail -3   # plain, as an app developer builds: no flags
+echo "dependency-test: the app and its closure built in $(( $(date +%s) - build_start )) s:" \
+    "$(ls -d .build/debug/*.build | sed 's#.*/##; s#\.build$##' | sort | tr '\n' ' ')"
 .build/debug/App "$repo"
 echo "dependency-test: passed in $(( $(date +%s) - start )) s"
