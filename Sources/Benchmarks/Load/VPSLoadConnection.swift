@@ -1,6 +1,7 @@
 import Foundation
 import VPSModel
 import VPSClient
+import Support
 
 /// One load-generating client of `POST /v1/localize`: a kept-alive connection and the
 /// frames' whole HTTP requests, built once, so that sending a frame costs the client one
@@ -39,7 +40,7 @@ public final class VPSLoadConnection: @unchecked Sendable {   // one thread at a
         requests = prepared
         do {
             connection = try KeepAliveHTTPConnection(host: target.host, port: target.port,
-                                                     timeoutSeconds: max(1, Int(timeout.components.seconds)))
+                                                     timeoutSeconds: max(1, Int(timeout.seconds)))
         } catch {
             throw .transport(.init(kind: .connectionRefused, curlCode: -1, message: error.description))
         }

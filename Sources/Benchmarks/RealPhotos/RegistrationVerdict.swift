@@ -1,3 +1,4 @@
+import Evaluation
 import Geometry
 
 /// How one localized (or rejected) photo scores against its ground truth, with errors

@@ -98,7 +98,7 @@ struct BenchServeCommand: Command {
         defer { server.stop() }
 
         let bench = ServeBenchmark(engine: engine, server: server, token: token, frames: frames, requests: requests,
-                                   levels: levels, cores: ProcessInfo.processInfo.activeProcessorCount)
+                                   levels: levels, cores: Cores.available)
         let loadBefore = LoadAverage.read()
         let stolenBefore = StolenTime.now()
         // Blocking work on a named thread of its own: the per-thread CPU split leaves it out,

@@ -1,5 +1,5 @@
+import Support
 import Foundation
-import Benchmarks
 import Evaluation
 import Localization
 import VPSModel
@@ -58,7 +58,7 @@ struct LocalizeCommand: Command {
                               + "prior, single-shot fallback)")
         let out = Option("out", .text.placeholder("<dir>"), help: "Output folder", defaultText: "out/<session name>")
         let workers = Option("workers", .integer(in: 1...256).placeholder("<N>"),
-                             default: ProcessInfo.processInfo.activeProcessorCount, help: "Worker threads",
+                             default: Cores.available, help: "Worker threads",
                              defaultText: "all cores")
         let features = Option("features", .integer(in: 100...20000).placeholder("<N>"), help: "ORB features per frame",
                               defaultText: "1000; 3000 on a map of at most 5,000 points, which is matched whole")

@@ -84,7 +84,7 @@ struct MapBuildCommand: Command {
                            defaultText: "metres for a session, unknown for COLMAP and nerfstudio")
         let up = Option("up", upParser, help: "Up in the map frame: +x -x +y -y +z -z, a vector x,y,z, or unknown",
                         defaultText: "+y for a session, unknown for COLMAP and nerfstudio")
-        let threads = Option("threads", .integer(in: 1...256), default: ProcessInfo.processInfo.activeProcessorCount,
+        let threads = Option("threads", .integer(in: 1...256), default: Cores.available,
                              help: "Threads", defaultText: "all cores")
         let quiet = Flag("quiet", help: "No stage lines on stderr")
     }

@@ -1,3 +1,4 @@
+import Evaluation
 import Testing
 import Foundation
 import Geometry
