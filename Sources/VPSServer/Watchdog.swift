@@ -11,15 +11,13 @@ final class Watchdog: Sendable {
 
     init(every interval: Duration, tick: @escaping @Sendable (ContinuousClock.Instant) -> Void) {
         let micros = UInt32(max(1_000, interval.wholeMicroseconds))
-        let t = Thread { [self] in
+        WorkerThreads.start(name: "arcloud-watchdog") { [self] in
             while !stopping.load(ordering: .relaxed) {
                 usleep(micros)
                 tick(.now)
             }
             finished.signal()
         }
-        t.name = "arcloud-watchdog"
-        t.start()
     }
 
     /// Stops the thread and waits for its last tick to end.

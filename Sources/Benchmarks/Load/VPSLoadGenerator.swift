@@ -42,7 +42,7 @@ public enum VPSLoadGenerator {
     public static func run(baseURL: String, token: String, frames: [Frame], concurrency: Int,
                            requests: Int) async throws(VPSClientError) -> LoadReport {
         let result: Result<LoadReport, VPSClientError> = await withCheckedContinuation { done in
-            let t = Thread {
+            WorkerThreads.start(name: "arcloud-load") {
                 do throws(VPSClientError) {
                     done.resume(returning: .success(try measure(baseURL: baseURL, token: token, frames: frames,
                                                                 concurrency: concurrency, requests: requests)))
@@ -50,7 +50,6 @@ public enum VPSLoadGenerator {
                     done.resume(returning: .failure(error))
                 }
             }
-            t.start()
         }
         return try result.get()
     }
