@@ -23,16 +23,8 @@ public enum OpenCVBaseline {
                                            max_iterations: Int32(clamping: maxIterations), refine: refine ? 1 : 0)
         var result = vc_pose_result()
         var status = VC_OK
-        let inliers = [Bool](unsafeUninitializedCapacity: n) { mask, initialized in
-            mask.initialize(repeating: false)
-            initialized = n
-            mask.withMemoryRebound(to: UInt8.self) { m in
-                pixels.withUnsafeBufferPointer { p2 in
-                    p2.withMemoryRebound(to: Double.self) { p in
-                        status = vc_baseline_pnp_ransac(&cam, p.baseAddress, packed, Int32(n), &opts, &result, m.baseAddress)
-                    }
-                }
-            }
+        let inliers = solveWithInlierMask(pixels: pixels) { m, p in
+            status = vc_baseline_pnp_ransac(&cam, p, packed, Int32(n), &opts, &result, m)
         }
         try VisionError.check(status)
         return PoseEstimate(result, inliers: inliers)

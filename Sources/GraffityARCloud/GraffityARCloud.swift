@@ -158,11 +158,7 @@ public final class GraffityARCloud {
     ///   or one that states the deprecated `clock: .virtual` (it would otherwise get a host
     ///   it believes it can step).
     public func makeViewController(session: RecordedSession, images: any FrameImageSource) throws -> ARSessionHost {
-        if configuration.statedClock == .virtual {
-            throw ARCloudError.invalidUsage("the configuration states clock .virtual, which no longer chooses the clock: "
-                + "make a host you step with makeVirtualReplay(session:images:), or drop 'clock:' for a real-time one")
-        }
-        return try install(session) { ARSessionHost(sdk: self, session: session, images: images, clock: .realtime) }
+        try install(session, clock: .realtime) { ARSessionHost(sdk: self, session: session, images: images, clock: $0) }
     }
 
     /// Makes the session host for a recorded session stored in `directory`.
@@ -178,11 +174,7 @@ public final class GraffityARCloud {
     /// - Throws: as `makeViewController(session:images:)`, and `.invalidUsage` for a
     ///   configuration that states the deprecated `clock: .realtime`.
     public func makeVirtualReplay(session: RecordedSession, images: any FrameImageSource) throws -> VirtualReplayHost {
-        if configuration.statedClock == .realtime {
-            throw ARCloudError.invalidUsage("the configuration states clock .realtime, which no longer chooses the clock: "
-                + "use makeViewController(session:images:) for a real-time host, or drop 'clock:' to step this one")
-        }
-        return try install(session) { VirtualReplayHost(sdk: self, session: session, images: images, clock: .virtual) }
+        try install(session, clock: .virtual) { VirtualReplayHost(sdk: self, session: session, images: images, clock: $0) }
     }
 
     /// Makes a virtual-clock session host for a recorded session stored in `directory`.
@@ -190,9 +182,19 @@ public final class GraffityARCloud {
         try makeVirtualReplay(session: session, images: DirectoryFrameImages(directory: directory))
     }
 
-    /// Checks that a host for `session` may start, stops the previous one, and makes the
-    /// new host current.
-    private func install<Host: ARSessionHost>(_ session: RecordedSession, _ make: () -> Host) throws -> Host {
+    /// Checks that a host for `session` on `clock` may start (a configuration that states
+    /// the other clock is refused: the deprecated `clock:` would have it believe it got the
+    /// other kind of host), stops the previous one, and makes the new host current.
+    private func install<Host: ARSessionHost>(_ session: RecordedSession, clock: ReplayClock,
+                                              _ make: (ReplayClock) -> Host) throws -> Host {
+        if let stated = configuration.statedClock, stated != clock {
+            let advice = switch clock {
+            case .realtime: "make a host you step with makeVirtualReplay(session:images:), or drop 'clock:' for a real-time one"
+            case .virtual: "use makeViewController(session:images:) for a real-time host, or drop 'clock:' to step this one"
+            }
+            throw ARCloudError.invalidUsage("the configuration states clock .\(stated.rawValue), which no longer chooses "
+                + "the clock: " + advice)
+        }
         guard !isShutDown else { throw ARCloudError.sessionShutDown }
         if let setupProblem { throw ARCloudError.invalidUsage(setupProblem) }
         // What every reader of a session refuses (camera, no frames, times, script length).
@@ -203,7 +205,7 @@ public final class GraffityARCloud {
             previous.stop()
             update { $0.isSceneReady = false; $0.vpsState = .notStarted; $0.navigation = nil }
         }
-        let host = make()
+        let host = make(clock)
         currentHost = host
         return host
     }

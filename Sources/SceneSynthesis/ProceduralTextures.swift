@@ -52,8 +52,7 @@ public enum ProceduralTextures {
     // MARK: Surfaces
 
     static func wall(_ w: Int, _ h: Int, _ ppm: Double, _ r: inout SeededRandom) -> [TextureDrawOp] {
-        let W = Double(w), H = Double(h)
-        let area = W * H / (ppm * ppm)
+        let (W, H, area) = extent(w, h, ppm)
         let hue = r.unit()
         let base = hsv(hue, r.uniform(0.15...0.45), r.uniform(0.55...0.85))
         var ops: [TextureDrawOp] = [.fill(base)]
@@ -72,8 +71,7 @@ public enum ProceduralTextures {
     }
 
     static func floor(_ w: Int, _ h: Int, _ ppm: Double, _ r: inout SeededRandom) -> [TextureDrawOp] {
-        let W = Double(w), H = Double(h)
-        let area = W * H / (ppm * ppm)
+        let (W, H, area) = extent(w, h, ppm)
         let base = hsv(r.uniform(0.04...0.12), r.uniform(0.3...0.6), r.uniform(0.35...0.6))
         var ops: [TextureDrawOp] = [.fill(base)]
         ops += plaster(base, ppm, &r)
@@ -106,8 +104,7 @@ public enum ProceduralTextures {
     }
 
     static func ceiling(_ w: Int, _ h: Int, _ ppm: Double, _ r: inout SeededRandom) -> [TextureDrawOp] {
-        let W = Double(w), H = Double(h)
-        let area = W * H / (ppm * ppm)
+        let (W, H, area) = extent(w, h, ppm)
         let base = hsv(r.unit(), r.uniform(0.05...0.2), r.uniform(0.7...0.9))
         var ops: [TextureDrawOp] = [.fill(base)]
         ops += plaster(base, ppm, &r)
@@ -153,8 +150,7 @@ public enum ProceduralTextures {
     /// Square tiles of about 0.5 m with grout lines, each a little lighter or darker, and
     /// some scuffs: the same texture in every corridor of a building.
     static func tiles(_ w: Int, _ h: Int, _ ppm: Double, _ r: inout SeededRandom) -> [TextureDrawOp] {
-        let W = Double(w), H = Double(h)
-        let area = W * H / (ppm * ppm)
+        let (W, H, area) = extent(w, h, ppm)
         let base = hsv(r.unit(), r.uniform(0.05...0.25), r.uniform(0.55...0.8))
         var ops: [TextureDrawOp] = [.fill(base)]
         let tile = 0.5 * ppm
@@ -385,6 +381,12 @@ public enum ProceduralTextures {
     }
 
     // MARK: Helpers
+
+    /// A texture's size in pixels, and the area it covers (m²) at `ppm` pixels per metre.
+    static func extent(_ w: Int, _ h: Int, _ ppm: Double) -> (W: Double, H: Double, area: Double) {
+        let W = Double(w), H = Double(h)
+        return (W, H, W * H / (ppm * ppm))
+    }
 
     static func count(_ expected: Double, _ r: inout SeededRandom) -> Int {
         max(0, Int((expected * r.uniform(0.8...1.2)).rounded()))

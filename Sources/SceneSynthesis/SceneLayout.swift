@@ -224,15 +224,28 @@ extension SceneLayout {
         if name == "building" { return BuildingLayout.layout(building) }
         var rng = SeededRandom(seed: seed, stream: "layout/\(name)")
         func j(_ v: Double, _ amount: Double = 0.4) -> Double { ((v + rng.uniform(-amount...amount)) * 100).rounded() / 100 }
+        /// A room at the origin (nominal far corner `room`), a corridor `width` wide running +x
+        /// from the middle of its far wall (nominally `length` long, ± `jitter`), and a second
+        /// room beyond it (nominal far corner `next`), both rooms `height` high.
+        func roomCorridorRoom(_ first: (id: String, name: String), _ room: SIMD2<Double>, height: Double,
+                              corridor: (id: String, name: String), length: Double, jitter: Double, width: Double,
+                              corridorHeight: Double, _ second: (id: String, name: String), _ next: SIMD2<Double>)
+            -> (Space, Space, Space) {
+            let a = Space(id: first.id, name: first.name, kind: .room, min: SIMD2(0, 0), max: SIMD2(j(room.x), j(room.y)),
+                          height: height)
+            let z = (a.max.y / 2 - width / 2).rounded(toPlaces: 2)
+            let c = Space(id: corridor.id, name: corridor.name, kind: .corridor, min: SIMD2(a.max.x, z),
+                          max: SIMD2(a.max.x + j(length, jitter), z + width), height: corridorHeight)
+            let b = Space(id: second.id, name: second.name, kind: .room, min: SIMD2(c.max.x, j(-0.5, 0.3)),
+                          max: SIMD2(c.max.x + j(next.x), j(next.y)), height: height)
+            return (a, c, b)
+        }
         switch name {
         case "gallery":
             // Room A —corridor 1— Room B, and Room C south of B through corridor 2.
-            let a = Space(id: "room-a", name: "Room A", kind: .room, min: SIMD2(0, 0), max: SIMD2(j(6), j(5)), height: 3)
-            let c1z = (a.max.y / 2 - 1).rounded(toPlaces: 2)
-            let c1 = Space(id: "corridor-1", name: "Corridor 1", kind: .corridor, min: SIMD2(a.max.x, c1z),
-                           max: SIMD2(a.max.x + j(4, 0.5), c1z + 2), height: 2.5)
-            let b = Space(id: "room-b", name: "Room B", kind: .room, min: SIMD2(c1.max.x, j(-0.5, 0.3)),
-                          max: SIMD2(c1.max.x + j(7), j(6)), height: 3)
+            let (a, c1, b) = roomCorridorRoom(("room-a", "Room A"), SIMD2(6, 5), height: 3,
+                                              corridor: ("corridor-1", "Corridor 1"), length: 4, jitter: 0.5, width: 2,
+                                              corridorHeight: 2.5, ("room-b", "Room B"), SIMD2(7, 6))
             let c2x = (b.min.x + b.size.x / 2 - 1 + rng.uniform(-0.5...0.5)).rounded(toPlaces: 2)
             let c2 = Space(id: "corridor-2", name: "Corridor 2", kind: .corridor, min: SIMD2(c2x, b.max.y),
                            max: SIMD2(c2x + 2, b.max.y + j(3, 0.4)), height: 2.5)
@@ -241,12 +254,9 @@ extension SceneLayout {
             return SceneLayout(name: "gallery", spaces: [a, c1, b, c2, c])
         case "studio":
             // Two rooms of another size and height joined by a short passage.
-            let d = Space(id: "room-d", name: "Studio", kind: .room, min: SIMD2(0, 0), max: SIMD2(j(5), j(4)), height: 2.8)
-            let pz = (d.max.y / 2 - 0.8).rounded(toPlaces: 2)
-            let p = Space(id: "passage", name: "Passage", kind: .corridor, min: SIMD2(d.max.x, pz),
-                          max: SIMD2(d.max.x + j(1.5, 0.3), pz + 1.6), height: 2.3)
-            let e = Space(id: "room-e", name: "Workshop", kind: .room, min: SIMD2(p.max.x, j(-0.5, 0.3)),
-                          max: SIMD2(p.max.x + j(4.5), j(4.8)), height: 2.8)
+            let (d, p, e) = roomCorridorRoom(("room-d", "Studio"), SIMD2(5, 4), height: 2.8,
+                                             corridor: ("passage", "Passage"), length: 1.5, jitter: 0.3, width: 1.6,
+                                             corridorHeight: 2.3, ("room-e", "Workshop"), SIMD2(4.5, 4.8))
             return SceneLayout(name: "studio", spaces: [d, p, e])
         default:
             return nil

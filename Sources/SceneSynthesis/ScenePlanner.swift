@@ -14,6 +14,16 @@ public enum ScenePlanner {
         let planes = layout.planes(ceilings: ceilings)
         var objects: [SceneObject] = []
         var decals: [String: [ProceduralTextures.Decal]] = [:]
+        /// Hangs a picture of `size` on `wall`, `height` up at a random place in `along`: the
+        /// scene object, and the decal that paints it into the wall's texture.
+        func hang(_ kind: SceneObject.Kind, id: String, on wall: SceneDescription.Plane, along: ClosedRange<Double>,
+                  height: Double, size: SIMD2<Double>, payload: [String: String],
+                  painted decalKind: ProceduralTextures.Decal.Kind, title: String) {
+            let u = rng.uniform(along)
+            objects.append(wallObject(id: id, kind: kind, on: wall, u: u, height: height, size: size, payload: payload))
+            decals[wall.texture, default: []].append(decal(decalKind, on: wall, u: u, height: height, size: size, title: title,
+                                                           scale: textureScale))
+        }
         let rooms = layout.spaces.filter { $0.kind == .room }
         for (roomIndex, room) in rooms.enumerated() {
             // Full-height wall pieces of this room, longest first.
@@ -22,21 +32,14 @@ public enum ScenePlanner {
             guard walls.count >= 2 else { continue }
             let letter = room.name.split(separator: " ").last.map(String.init) ?? room.id
             // Graffiti on the longest wall.
-            let g = walls[0]
-            let gSize = SIMD2(1.1, 0.75)
-            let gu = rng.uniform(0.3...0.7)
-            objects.append(wallObject(id: "graffiti-\(room.id)", kind: .graffiti, on: g, u: gu, height: 1.6, size: gSize,
-                                      payload: ["title": "Piece \(letter)", "artist": "synth-\(seed)"]))
-            decals[g.texture, default: []].append(decal(.graffiti, on: g, u: gu, height: 1.6, size: gSize, title: "ARC \(letter)", scale: textureScale))
+            hang(.graffiti, id: "graffiti-\(room.id)", on: walls[0], along: 0.3...0.7, height: 1.6, size: SIMD2(1.1, 0.75),
+                 payload: ["title": "Piece \(letter)", "artist": "synth-\(seed)"], painted: .graffiti, title: "ARC \(letter)")
             // One link poster, on the second wall of the second room (or the only room).
             var collectibleWall = walls[1]
             if roomIndex == min(1, rooms.count - 1) {
-                let l = walls[1]
-                let lSize = SIMD2(0.7, 0.9)
-                let lu = rng.uniform(0.35...0.65)
-                objects.append(wallObject(id: "link-\(room.id)", kind: .link, on: l, u: lu, height: 1.5, size: lSize,
-                                          payload: ["title": "Visit the \(layout.name)", "url": "https://example.com/\(layout.name)/\(room.id)"]))
-                decals[l.texture, default: []].append(decal(.linkPoster, on: l, u: lu, height: 1.5, size: lSize, title: "SCAN ME", scale: textureScale))
+                hang(.link, id: "link-\(room.id)", on: walls[1], along: 0.35...0.65, height: 1.5, size: SIMD2(0.7, 0.9),
+                     payload: ["title": "Visit the \(layout.name)", "url": "https://example.com/\(layout.name)/\(room.id)"],
+                     painted: .linkPoster, title: "SCAN ME")
                 collectibleWall = walls.count > 2 ? walls[2] : walls[0]
             }
             // A collectible floating 1.2 m high, 0.6 m in front of a wall.

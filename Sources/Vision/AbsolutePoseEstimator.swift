@@ -178,33 +178,25 @@ public struct AbsolutePoseEstimator: Sendable, Hashable {
         var opts = options.cOptions
         var result = vc_pose_result()
         var status = VC_OK
-        let inliers = [Bool](unsafeUninitializedCapacity: n) { mask, initialized in
-            mask.initialize(repeating: false)
-            initialized = n
-            mask.withMemoryRebound(to: UInt8.self) { m in
-                pixels.withUnsafeBufferPointer { p2 in
-                    p2.withMemoryRebound(to: Double.self) { p in
-                        packed.withUnsafeBufferPointer { p3 in
-                            sigmas.withUnsafeBufferPointer { sg in
-                                let sgp = sg.isEmpty ? nil : sg.baseAddress
-                                if var ex = exclusion.map(Self.cExclusion) {
-                                    let down = gravity.map { [$0.x, $0.y, $0.z] } ?? []
-                                    status = down.withUnsafeBufferPointer { d in
-                                        vc_pose_estimate_rival(&cam, p.baseAddress, p3.baseAddress, sgp, Int32(n),
-                                                               d.isEmpty ? nil : d.baseAddress, options.gravitySigmaDegrees,
-                                                               &ex, &opts, &result, m.baseAddress)
-                                    }
-                                } else if let g = gravity {
-                                    let down = [g.x, g.y, g.z]
-                                    status = vc_pose_estimate_gravity(&cam, p.baseAddress, p3.baseAddress, sgp,
-                                                                      Int32(n), down, options.gravitySigmaDegrees,
-                                                                      &opts, &result, m.baseAddress)
-                                } else {
-                                    status = vc_pose_estimate_weighted(&cam, p.baseAddress, p3.baseAddress, sgp,
-                                                                       Int32(n), &opts, &result, m.baseAddress)
-                                }
-                            }
+        let inliers = solveWithInlierMask(pixels: pixels) { m, p in
+            packed.withUnsafeBufferPointer { p3 in
+                sigmas.withUnsafeBufferPointer { sg in
+                    let sgp = sg.isEmpty ? nil : sg.baseAddress
+                    if var ex = exclusion.map(Self.cExclusion) {
+                        let down = gravity.map { [$0.x, $0.y, $0.z] } ?? []
+                        status = down.withUnsafeBufferPointer { d in
+                            vc_pose_estimate_rival(&cam, p, p3.baseAddress, sgp, Int32(n),
+                                                   d.isEmpty ? nil : d.baseAddress, options.gravitySigmaDegrees,
+                                                   &ex, &opts, &result, m)
                         }
+                    } else if let g = gravity {
+                        let down = [g.x, g.y, g.z]
+                        status = vc_pose_estimate_gravity(&cam, p, p3.baseAddress, sgp,
+                                                          Int32(n), down, options.gravitySigmaDegrees,
+                                                          &opts, &result, m)
+                    } else {
+                        status = vc_pose_estimate_weighted(&cam, p, p3.baseAddress, sgp,
+                                                           Int32(n), &opts, &result, m)
                     }
                 }
             }
@@ -295,6 +287,23 @@ extension PoseEstimate {
         let cfw = CameraFromWorld(rotation: Matrix3(rowMajor: cw), translation: SIMD3(t[0], t[1], t[2]))
         self.init(pose: cfw.pose, cameraFromWorld: cfw, inliers: inliers, inlierCount: Int(r.num_inliers),
                   iterations: Int(r.iterations), refinements: Int(r.refinements), rmsError: r.rms_px)
+    }
+}
+
+/// Runs a C pose solver over `pixels` and returns its inlier mask: `solve` gets a mask of
+/// `pixels.count` bytes (cleared) to fill and the pixels as x,y doubles.
+package func solveWithInlierMask(pixels: [SIMD2<Double>],
+                                 _ solve: (_ mask: UnsafeMutablePointer<UInt8>?, _ xy: UnsafePointer<Double>?) -> Void)
+    -> [Bool] {
+    let n = pixels.count
+    return [Bool](unsafeUninitializedCapacity: n) { mask, initialized in
+        mask.initialize(repeating: false)
+        initialized = n
+        mask.withMemoryRebound(to: UInt8.self) { m in
+            pixels.withUnsafeBufferPointer { xy in
+                xy.withMemoryRebound(to: Double.self) { p in solve(m.baseAddress, p.baseAddress) }
+            }
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `arcloud` executable as a user would and captures what it prints.
 struct ArcloudProcess {
@@ -9,19 +10,7 @@ struct ArcloudProcess {
     }
 
     /// The executable beside the test bundle (`swift build` puts both in the same folder).
-    static var executable: URL {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        // The bundle is `<build>/arcloudPackageTests.xctest`; on some layouts it is a folder.
-        while dir.pathComponents.count > 1 {
-            dir.deleteLastPathComponent()
-            let candidate = dir.appendingPathComponent("arcloud")
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), !isDir.boolValue {
-                return candidate
-            }
-        }
-        return URL(fileURLWithPath: ".build/debug/arcloud")
-    }
+    static var executable: URL { PackageDirectory.arcloudExecutable }
 
     /// The package root (for the shipped Maps/ and Datasets/).
     static var packageRoot: URL {

@@ -4,14 +4,12 @@ import Testing
 /// `arcloud simulate` on the shipped map and query walk with its committed script.
 @Suite("arcloud simulate on the shipped data")
 struct SimulateShippedTests {
-    static let root = ArcloudProcess.packageRoot
-    static let session = "Datasets/gallery-query-walk"
-    static let map = "Maps/gallery.vpsmap"
-    static let script = "Datasets/gallery-query-walk/script.json"
+    // The shipped walk, map and script, as `SimulateCommandTests` names them.
+    typealias Shipped = SimulateCommandTests
 
     @Test("the shipped query walk with its script: localizes, navigates, arrives, collects, opens a link")
     func shippedSession() throws {
-        let r = try ArcloudProcess.run(["simulate", Self.session, "--map", Self.map, "--script", Self.script,
+        let r = try ArcloudProcess.run(["simulate", Shipped.session, "--map", Shipped.map, "--script", Shipped.script,
                                         "--expect", "localized,arrived,noError"])
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let lines = try SimulateCommandTests.lines(r.stdout)
@@ -53,7 +51,7 @@ struct SimulateShippedTests {
 
     @Test("an expectation the final state does not meet exits 1 and names it")
     func unmetExpectation() throws {
-        let r = try ArcloudProcess.run(["simulate", Self.session, "--map", Self.map, "--expect", "arrived,failed"])
+        let r = try ArcloudProcess.run(["simulate", Shipped.session, "--map", Shipped.map, "--expect", "arrived,failed"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("unmet --expect: arrived,failed"))
         let summary = try #require(try SimulateCommandTests.lines(r.stdout).last)
@@ -62,13 +60,13 @@ struct SimulateShippedTests {
 
     @Test("the HTTP service and the embedded VPS print the same states and events")
     func httpMatchesEmbedded() throws {
-        let server = try SimulateServer(maps: Self.root.appendingPathComponent("Maps"))
+        let server = try SimulateServer(maps: Shipped.root.appendingPathComponent("Maps"))
         defer { server.stop() }
         let token = try server.createToken()
         #expect(token.hasPrefix("arc_"))
-        let http = try ArcloudProcess.run(["simulate", Self.session, "--map", "gallery", "--server", server.url,
-                                           "--token", token, "--script", Self.script])
-        let embedded = try ArcloudProcess.run(["simulate", Self.session, "--map", Self.map, "--script", Self.script])
+        let http = try ArcloudProcess.run(["simulate", Shipped.session, "--map", "gallery", "--server", server.url,
+                                           "--token", token, "--script", Shipped.script])
+        let embedded = try ArcloudProcess.run(["simulate", Shipped.session, "--map", Shipped.map, "--script", Shipped.script])
         #expect(http.status == 0, "stderr: \(http.stderr)")
         #expect(embedded.status == 0)
         func body(_ out: String) -> [Substring] { out.split(separator: "\n").filter { !$0.contains(#""kind":"summary""#) } }

@@ -21,6 +21,20 @@ import VPSModel
         return (scratch, dir)
     }
 
+    /// Removes a frame's image file, for a test to put something else in its place.
+    private func removeFrameImage(_ name: String, in dir: URL) throws -> URL {
+        let frame = dir.appendingPathComponent("frames/" + name)
+        try FileManager.default.removeItem(at: frame)
+        return frame
+    }
+
+    /// The validator must name frame 1's image as a path out of the session.
+    private func expectFrame1ImageOutsideTheSession(_ dir: URL, sourceLocation: SourceLocation = #_sourceLocation) {
+        let p = SessionValidator.validate(directory: dir)
+        #expect(p.contains { $0.kind == .imagePathOutsideSession && $0.location == "session.json: frames[1].image" }, "\(p)",
+                sourceLocation: sourceLocation)
+    }
+
     // MARK: Paths
 
     @Test func frameImagesOutsideTheSessionAreRefusedEverywhere() throws {
@@ -30,25 +44,21 @@ import VPSModel
         // The one resolver every reader uses (localize, simulate, map build, validate).
         #expect(throws: ContainedPathError.self) { try RecordedSession.imageURL(of: session.frames[1], in: dir) }
         #expect(throws: ContainedPathError.self) { try MapBuildFrame.frames(of: session, in: dir) }
-        let p = SessionValidator.validate(directory: dir)
-        #expect(p.contains { $0.kind == .imagePathOutsideSession && $0.location == "session.json: frames[1].image" }, "\(p)")
+        expectFrame1ImageOutsideTheSession(dir)
     }
 
     @Test func aSymlinkOutOfTheSessionIsRefused() throws {
         let (scratch, dir) = try layout()
         defer { withExtendedLifetime(scratch) {} }
-        let frame = dir.appendingPathComponent("frames/000001.jpg")
-        try FileManager.default.removeItem(at: frame)
+        let frame = try removeFrameImage("000001.jpg", in: dir)
         try FileManager.default.createSymbolicLink(at: frame, withDestinationURL: scratch.url.appendingPathComponent("other/secret.jpg"))
-        let p = SessionValidator.validate(directory: dir)
-        #expect(p.contains { $0.kind == .imagePathOutsideSession && $0.location == "session.json: frames[1].image" }, "\(p)")
+        expectFrame1ImageOutsideTheSession(dir)
     }
 
     @Test func aFIFOFrameIsAProblemNotAHang() throws {
         let (scratch, dir) = try layout()
         defer { withExtendedLifetime(scratch) {} }
-        let frame = dir.appendingPathComponent("frames/000002.jpg")
-        try FileManager.default.removeItem(at: frame)
+        let frame = try removeFrameImage("000002.jpg", in: dir)
         #expect(mkfifo(frame.path, 0o644) == 0)
         // Used to block forever opening the FIFO to read its header.
         let p = SessionValidator.validate(directory: dir)

@@ -32,8 +32,7 @@ struct DelegateTests {
 
     @Test("shutdown's final snapshot reaches the delegate too; then it is removed and no longer called")
     func tornDownByShutdown() async throws {
-        let backend = ScriptedBackend([.fix(0)])
-        let (sdk, host) = try Fixtures.make(backend)
+        let (sdk, host) = try Fixtures.make()
         let delegate = RecordingDelegate()
         sdk.delegate = delegate
         try await host.loadView()

@@ -95,12 +95,6 @@ struct HTTPLifecycleTests {
 
         try await host.loadView()
         #expect(listener.droppedConnections == 3)
-        guard case .backendUnavailable(let message)? = sdk.state.lastError else {
-            Issue.record("expected backendUnavailable, got \(sdk.state)")
-            return
-        }
-        #expect(message.contains("3 attempts"))
-        #expect(sdk.state.vpsState == .failed(.backendUnavailable(message)))
-        #expect(sdk.isShutDown == false)
+        Fixtures.expectBackendUnavailable(sdk, mentioning: "3 attempts")
     }
 }

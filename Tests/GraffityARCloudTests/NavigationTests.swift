@@ -5,6 +5,17 @@ import Testing
 @MainActor
 @Suite("Navigation")
 struct NavigationTests {
+    /// A ground-truth SDK whose host has loaded and localized its first frame (at n0), then
+    /// started navigating to `destination`.
+    static func navigatingFromTheFirstFix(to destination: String) async throws
+        -> (GraffityARCloud, VirtualReplayHost, RecordingDelegate) {
+        let (sdk, host, _, delegate) = try Fixtures.makeGroundTruth()
+        try await host.loadView()
+        try await host.advance(by: .zero)
+        try sdk.startNavigation(to: destination)
+        return (sdk, host, delegate)
+    }
+
     @Test("navigation started before the first fix waits, plans at the fix, passes waypoints and arrives")
     func navigatesToANode() async throws {
         let (sdk, host, _, delegate) = try Fixtures.makeGroundTruth(refuse: ["f0", "f5"])
@@ -34,10 +45,7 @@ struct NavigationTests {
 
     @Test("a route from the start passes every node in order")
     func passesEveryWaypoint() async throws {
-        let (sdk, host, _, delegate) = try Fixtures.makeGroundTruth()
-        try await host.loadView()
-        try await host.advance(by: .zero)
-        try sdk.startNavigation(to: "n2")
+        let (sdk, host, delegate) = try await Self.navigatingFromTheFirstFix(to: "n2")
         #expect(delegate.navigationEvents == [.started(destination: "n2", route: ["n0", "n1", "n2"]),
                                               .waypointReached(nodeId: "n0")])
         // The camera looks along +z while the route runs along +x: with this fixture's
@@ -56,10 +64,7 @@ struct NavigationTests {
 
     @Test("an unknown destination or one no edge reaches fails with a reason")
     func noRoute() async throws {
-        let (sdk, host, _, delegate) = try Fixtures.makeGroundTruth()
-        try await host.loadView()
-        try await host.advance(by: .zero)
-        try sdk.startNavigation(to: "atlantis")
+        let (sdk, host, delegate) = try await Self.navigatingFromTheFirstFix(to: "atlantis")
         #expect(delegate.navigationEvents == [.failed(destination: "atlantis",
                                                       reason: "the navigation graph has no node 'atlantis'")])
         #expect(sdk.state.navigation == nil)
@@ -131,10 +136,7 @@ struct NavigationTests {
 
     @Test("stopping ends guidance; starting anew stops the old one first")
     func stopAndRestart() async throws {
-        let (sdk, host, _, delegate) = try Fixtures.makeGroundTruth()
-        try await host.loadView()
-        try await host.advance(by: .zero)
-        try sdk.startNavigation(to: "side")
+        let (sdk, host, delegate) = try await Self.navigatingFromTheFirstFix(to: "side")
         try sdk.startNavigation(to: "n2")
         #expect(delegate.navigationEvents == [
             .started(destination: "side", route: ["n0", "n1", "side"]), .waypointReached(nodeId: "n0"),

@@ -158,12 +158,6 @@ struct RetryTests {
         try await host.loadView()
         try await host.advance(by: .zero)
         #expect(backend.requestCount == 3)
-        guard case .backendUnavailable(let message)? = sdk.state.lastError else {
-            Issue.record("expected backendUnavailable, got \(String(describing: sdk.state.lastError))")
-            return
-        }
-        #expect(message.contains("503"))
-        #expect(sdk.state.vpsState == .failed(.backendUnavailable(message)))
-        #expect(sdk.isShutDown == false)
+        Fixtures.expectBackendUnavailable(sdk, mentioning: "503")
     }
 }

@@ -104,9 +104,7 @@ struct SessionHostTests {
     @Test("removing the host stops it and reports that nothing is hosted")
     func removeFromParent() async throws {
         let backend = ScriptedBackend([.fix(0)])
-        let (sdk, host) = try Fixtures.make(backend)
-        try await host.loadView()
-        try await host.advance(by: .zero)
+        let (sdk, host) = try await Fixtures.localizedAtFirstFrame(backend)
         host.removeFromParent()
         #expect(host.isRemoved)
         #expect(sdk.state == .vps(.notStarted, ready: false))

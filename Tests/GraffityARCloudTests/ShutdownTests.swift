@@ -6,8 +6,7 @@ import Testing
 struct ShutdownTests {
     @Test("shutdown publishes a reset snapshot marked isShutDown, once: it is idempotent")
     func idempotent() async throws {
-        let backend = ScriptedBackend([.fix(0)])
-        let (sdk, host) = try Fixtures.make(backend)
+        let (sdk, host) = try Fixtures.make()
         var stream = sdk.stateStream().makeAsyncIterator()
         try await host.loadView()
         try await host.advance(by: .zero)

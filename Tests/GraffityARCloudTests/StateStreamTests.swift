@@ -6,10 +6,7 @@ import Testing
 struct StateStreamTests {
     @Test("a new stream yields the current snapshot first")
     func currentFirst() async throws {
-        let backend = ScriptedBackend([.fix(0)])
-        let (sdk, host) = try Fixtures.make(backend)
-        try await host.loadView()
-        try await host.advance(by: .zero)
+        let (sdk, host) = try await Fixtures.localizedAtFirstFrame()
         #expect(sdk.state.vpsState == .localized(sectionId: "hall"))
 
         var late = sdk.stateStream().makeAsyncIterator()
@@ -18,8 +15,7 @@ struct StateStreamTests {
 
     @Test("each call is an independent stream with its own continuation")
     func independent() async throws {
-        let backend = ScriptedBackend([.fix(0)])
-        let (sdk, host) = try Fixtures.make(backend)
+        let (sdk, host) = try Fixtures.make()
         let a = sdk.stateStream()
         var b = sdk.stateStream().makeAsyncIterator()
         #expect(sdk.stateObserverCount == 2)
@@ -71,10 +67,7 @@ struct StateStreamTests {
 
     @Test("a stream made before shutdown gets the shutdown snapshot and is not finished")
     func streamBeforeShutdown() async throws {
-        let backend = ScriptedBackend([.fix(0)])
-        let (sdk, host) = try Fixtures.make(backend)
-        try await host.loadView()
-        try await host.advance(by: .zero)
+        let (sdk, host) = try await Fixtures.localizedAtFirstFrame()
         var stream = sdk.stateStream().makeAsyncIterator()
         #expect(await stream.next()?.vpsState == .localized(sectionId: "hall"))
 
@@ -86,10 +79,7 @@ struct StateStreamTests {
 
     @Test("a stream made after shutdown yields the shutdown snapshot")
     func streamAfterShutdown() async throws {
-        let backend = ScriptedBackend([.fix(0)])
-        let (sdk, host) = try Fixtures.make(backend)
-        try await host.loadView()
-        try await host.advance(by: .zero)
+        let (sdk, host) = try await Fixtures.localizedAtFirstFrame()
         await sdk.shutdown()
 
         var stream = sdk.stateStream().makeAsyncIterator()

@@ -24,30 +24,27 @@ struct StateSubscriptionTests {
         subscription.cancel()
     }
 
-    @Test("cancel() stops delivery")
-    func cancelStops() async throws {
-        let backend = ScriptedBackend([.fix(0)])
-        let (sdk, host) = try Fixtures.make(backend)
-        let received = Received()
-        let subscription = sdk.subscribe { received.states.append($0) }
-        subscription.cancel()
-        #expect(subscription.isCancelled)
-        #expect(sdk.stateObserverCount == 0)
-
-        try await host.loadView()
-        try await host.advance(by: .zero)
-        #expect(received.states == [.initial])
+    /// Two ways a subscription ends: `cancel()`, or the last reference to it going away.
+    enum Ending: String, CaseIterable, CustomTestStringConvertible {
+        case cancel = "cancel() stops delivery"
+        case release = "releasing the subscription cancels it"
+        var testDescription: String { rawValue }
     }
 
-    @Test("releasing the subscription cancels it")
-    func releaseCancels() async throws {
-        let backend = ScriptedBackend([.fix(0)])
-        let (sdk, host) = try Fixtures.make(backend)
+    @Test("an ended subscription gets nothing more", arguments: Ending.allCases)
+    func endingStopsDelivery(_ ending: Ending) async throws {
+        let (sdk, host) = try Fixtures.make()
         let received = Received()
         var subscription: StateSubscription? = sdk.subscribe { received.states.append($0) }
-        #expect(sdk.stateObserverCount == 1)
-        _ = subscription
-        subscription = nil
+        switch ending {
+        case .cancel:
+            subscription?.cancel()
+            #expect(subscription?.isCancelled == true)
+        case .release:
+            #expect(sdk.stateObserverCount == 1)
+            _ = subscription
+            subscription = nil
+        }
         #expect(sdk.stateObserverCount == 0)
 
         try await host.loadView()
@@ -57,8 +54,7 @@ struct StateSubscriptionTests {
 
     @Test("a subscription gets shutdown's final snapshot, then nothing more")
     func shutdownEndsBridging() async throws {
-        let backend = ScriptedBackend([.fix(0)])
-        let (sdk, host) = try Fixtures.make(backend)
+        let (sdk, host) = try Fixtures.make()
         let received = Received()
         let subscription = sdk.subscribe { received.states.append($0) }
         try await host.loadView()

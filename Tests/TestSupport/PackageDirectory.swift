@@ -8,6 +8,22 @@ import Storage
 package enum PackageDirectory {
     package static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()   // Tests/VPSTests
         .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The built `arcloud` executable beside the test bundle (`swift build` puts both in one
+    /// folder; the bundle, `<build>/arcloudPackageTests.xctest`, is a folder on some layouts),
+    /// else `.build/debug/arcloud` in the package.
+    package static var arcloudExecutable: URL {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while dir.pathComponents.count > 1 {
+            dir.deleteLastPathComponent()
+            let candidate = dir.appendingPathComponent("arcloud")
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), !isDir.boolValue {
+                return candidate
+            }
+        }
+        return root.appendingPathComponent(".build/debug/arcloud")
+    }
 }
 
 extension PackageDirectory {

@@ -11,18 +11,6 @@ private let hardSession = packageRoot.appendingPathComponent("Datasets/gallery-q
 private let hasShippedData = FileManager.default.fileExists(atPath: shippedMaps.appendingPathComponent("gallery.vpsmap").path)
     && FileManager.default.fileExists(atPath: hardSession.appendingPathComponent("session.json").path)
 
-/// The `arcloud` executable beside the test bundle (`swift build` puts both in one folder).
-private var arcloudExecutable: URL {
-    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    while dir.pathComponents.count > 1 {
-        dir.deleteLastPathComponent()
-        let candidate = dir.appendingPathComponent("arcloud")
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), !isDir.boolValue { return candidate }
-    }
-    return packageRoot.appendingPathComponent(".build/debug/arcloud")
-}
-
 /// Drain on SIGTERM, against a real `arcloud serve` process localizing real frames of the
 /// shipped map: every request already received is answered in full, new connections are
 /// refused, `/healthz` on an open connection says draining, and the process exits.
@@ -39,7 +27,7 @@ struct DrainTests {
         // One worker: the eight localizations queue behind each other, so most are still
         // waiting when SIGTERM arrives.
         let serve = Process()
-        serve.executableURL = arcloudExecutable
+        serve.executableURL = PackageDirectory.arcloudExecutable
         serve.arguments = ["serve", "--maps", shippedMaps.path, "--db", db, "--port", "0", "--workers", "1",
                            "--drain-timeout", "120", "--max-connections-per-client", "64", "--budget", "600", "--head-timeout", "600", "--timeout", "600", "--access-log", dir.appendingPathComponent("access.log").path]
         let out = Pipe(), err = Pipe()

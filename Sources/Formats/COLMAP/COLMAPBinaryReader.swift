@@ -23,11 +23,7 @@ public enum COLMAPBinaryReader {
     }
 
     public static func parseCameras(_ data: Data, file: String = "cameras.bin") throws -> [COLMAPModel.Camera] {
-        var r = Cursor(bytes: [UInt8](data), file: file)
-        let count = try r.count(minimumRecordSize: 24, "cameras")
-        var out: [COLMAPModel.Camera] = []
-        for k in 0..<count {
-            r.record = "camera record \(k + 1)"
+        try readRecords(data, file: file, minimumRecordSize: 24, "cameras", each: "camera record") { r, k in
             let id = Int(try r.uint32())
             let modelId = Int(try r.int32())
             let width = try r.uint64(), height = try r.uint64()
@@ -38,19 +34,13 @@ public enum COLMAPBinaryReader {
                 throw r.error("camera \(id): image size \(width)x\(height) is not plausible")
             }
             let params = try (0..<COLMAPCameraModel.parameterCount(of: model)!).map { _ in try r.finite("camera parameter") }
-            out.append(.init(id: id, model: model, width: Int(width), height: Int(height), params: params,
-                             source: .init(file: file, record: k + 1)))
+            return COLMAPModel.Camera(id: id, model: model, width: Int(width), height: Int(height), params: params,
+                                      source: .init(file: file, record: k + 1))
         }
-        try r.expectEnd()
-        return out
     }
 
     public static func parseImages(_ data: Data, file: String = "images.bin") throws -> [COLMAPModel.Image] {
-        var r = Cursor(bytes: [UInt8](data), file: file)
-        let count = try r.count(minimumRecordSize: 69, "images")
-        var out: [COLMAPModel.Image] = []
-        for k in 0..<count {
-            r.record = "image record \(k + 1)"
+        try readRecords(data, file: file, minimumRecordSize: 69, "images", each: "image record") { r, k in
             let id = Int(try r.uint32())
             let v = try (0..<7).map { _ in try r.finite("pose value") }
             let camera = Int(try r.uint32())
@@ -61,8 +51,21 @@ public enum COLMAPBinaryReader {
                                                           t: SIMD3(v[4], v[5], v[6]), at: here)
             let points = try r.count(minimumRecordSize: 24, "2D points of image \(id)")
             try r.skip(points * 24)
-            out.append(.init(id: id, name: name, cameraId: camera, worldToCamera: pose,
-                             source: here))
+            return COLMAPModel.Image(id: id, name: name, cameraId: camera, worldToCamera: pose, source: here)
+        }
+    }
+
+    /// Reads a file of records: a 64-bit count (at most what `minimumRecordSize`-byte
+    /// records could fill), then each record by `read` (given its index, from 0), then the
+    /// end of the file. Errors name the record as "`each` k+1".
+    static func readRecords<Record>(_ data: Data, file: String, minimumRecordSize: Int, _ what: String, each: String,
+                                    _ read: (inout Cursor, Int) throws -> Record) throws -> [Record] {
+        var r = Cursor(bytes: [UInt8](data), file: file)
+        let count = try r.count(minimumRecordSize: minimumRecordSize, what)
+        var out: [Record] = []
+        for k in 0..<count {
+            r.record = "\(each) \(k + 1)"
+            out.append(try read(&r, k))
         }
         try r.expectEnd()
         return out

@@ -140,26 +140,28 @@ public final class SQLiteDatabase {
     @discardableResult
     public func transaction<R>(_ kind: TransactionKind = .deferred, _ body: () throws -> R) throws -> R {
         if isAutocommit {
-            try execute("BEGIN \(kind.rawValue)")
-            do {
-                let r = try body()
-                try execute("COMMIT")
-                return r
-            } catch {
+            return try bracketed(begin: "BEGIN \(kind.rawValue)", body, end: "COMMIT") {
                 if !isAutocommit { try? execute("ROLLBACK") }
-                throw error
             }
         }
         savepointCounter += 1
         let name = "sp\(savepointCounter)"
-        try execute("SAVEPOINT \(name)")
-        do {
-            let r = try body()
-            try execute("RELEASE \(name)")
-            return r
-        } catch {
+        return try bracketed(begin: "SAVEPOINT \(name)", body, end: "RELEASE \(name)") {
             try? execute("ROLLBACK TO \(name)")
             try? execute("RELEASE \(name)")
+        }
+    }
+
+    /// Executes `begin`, runs `body`, then executes `end`; when `body` or `end` throws,
+    /// runs `undo` and rethrows.
+    private func bracketed<R>(begin: String, _ body: () throws -> R, end: String, undo: () -> Void) throws -> R {
+        try execute(begin)
+        do {
+            let r = try body()
+            try execute(end)
+            return r
+        } catch {
+            undo()
             throw error
         }
     }

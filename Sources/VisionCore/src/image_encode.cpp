@@ -1,5 +1,6 @@
 // JPEG / PNG encoding behind the flat C ABI of vc_image_encode.h.
 #include "vc_image_encode.h"
+#include "status_guard.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -20,7 +21,7 @@ vc_status encode(const char *ext, const std::vector<int> &params, const uint8_t 
     if (!pixels || width < 1 || height < 1 || width > 16384 || height > 16384 ||
         (channels != 1 && channels != 3) || stride < width * channels)
         return VC_ERR_INVALID_ARGUMENT;
-    try {
+    return vc_guarded([&]() -> vc_status {
         cv::Mat src(height, width, channels == 1 ? CV_8UC1 : CV_8UC3, const_cast<uint8_t *>(pixels), size_t(stride));
         cv::Mat bgr;
         if (channels == 3) cv::cvtColor(src, bgr, cv::COLOR_RGB2BGR); else bgr = src;
@@ -32,11 +33,7 @@ vc_status encode(const char *ext, const std::vector<int> &params, const uint8_t 
         *out = mem;
         *out_len = buf.size();
         return VC_OK;
-    } catch (const std::bad_alloc &) {
-        return VC_ERR_OUT_OF_MEMORY;
-    } catch (...) {
-        return VC_ERR_INTERNAL;
-    }
+    });
 }
 
 }  // namespace

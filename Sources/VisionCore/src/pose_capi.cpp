@@ -85,12 +85,8 @@ double collect_inliers(const vc::PoseProblem &p, const vc::CameraPose &P, double
     t_inliers.clear();
     double sse = 0;
     for (int i = 0; i < p.n; ++i) {
-        const Eigen::Vector3d Z = P.R * p.X[i] + P.t;
-        if (Z.z() <= 0) continue;
-        const double wi = p.weight(i);
-        const double rx = wi * p.fx * (Z.x() / Z.z() - p.xn[i].x());
-        const double ry = wi * p.fy * (Z.y() / Z.z() - p.xn[i].y());
-        const double r2 = rx * rx + ry * ry;
+        double r2;
+        if (!p.squared_error(P, i, &r2)) continue;
         if (r2 < th2) {
             t_inliers.push_back(i);
             sse += r2;

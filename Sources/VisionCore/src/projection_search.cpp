@@ -1,5 +1,6 @@
 // Guided candidate search by projection (see vc_projection_search.h).
 #include "vc_projection_search.h"
+#include "status_guard.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -47,7 +48,7 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
     if (subset && n_subset < 0) return VC_ERR_INVALID_ARGUMENT;
     for (int32_t s = 0; subset && s < n_subset; ++s)
         if (subset[s] < 0 || subset[s] >= n_points) return VC_ERR_INVALID_ARGUMENT;
-    try {
+    return vc_guarded([&]() -> vc_status {
         // Two phases, keypoint by keypoint in the second: each keypoint keeps its top-K in
         // a few registers' worth of scratch instead of scattering hits over all keypoints.
         // 1. Project the points that can land near a keypoint (within the radius of the
@@ -154,9 +155,5 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
         }
         *count = written;
         return VC_OK;
-    } catch (const std::bad_alloc &) {
-        return VC_ERR_OUT_OF_MEMORY;
-    } catch (...) {
-        return VC_ERR_INTERNAL;
-    }
+    });
 }

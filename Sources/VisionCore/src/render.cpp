@@ -1,5 +1,6 @@
 // Rendering textured planes by per-plane perspective warps with an analytic z-buffer.
 #include "vc_render.h"
+#include "status_guard.hpp"
 #include "render_internal.hpp"
 
 #include <algorithm>
@@ -273,7 +274,7 @@ extern "C" vc_status vc_render(const vc_render_camera *camera, const vc_render_p
           fx.vignetting <= 1 && std::isfinite(fx.read_noise) && fx.read_noise >= 0 &&
           std::isfinite(fx.shot_noise) && fx.shot_noise >= 0))
         return VC_ERR_INVALID_ARGUMENT;
-    try {
+    return vc_guarded([&]() -> vc_status {
         const int W = camera->width, H = camera->height;
         const size_t n = size_t(W) * H;
         std::vector<float> acc(3 * n, 0.0f);
@@ -307,9 +308,5 @@ extern "C" vc_status vc_render(const vc_render_camera *camera, const vc_render_p
             }
         }
         return VC_OK;
-    } catch (const std::bad_alloc &) {
-        return VC_ERR_OUT_OF_MEMORY;
-    } catch (...) {
-        return VC_ERR_INTERNAL;
-    }
+    });
 }

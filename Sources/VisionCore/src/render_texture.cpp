@@ -1,5 +1,6 @@
 // Procedural texture drawing and mip pyramids for the synthetic-scene renderer.
 #include "vc_render.h"
+#include "status_guard.hpp"
 #include "render_internal.hpp"
 
 #include <opencv2/imgcodecs.hpp>
@@ -214,6 +215,25 @@ void vc_render_detail::build_mips(vc_texture &tex, const cv::Mat &base) {
     }
 }
 
+namespace {
+
+// Hands out a new texture whose base level `draw` makes (it may give up with a status
+// other than VC_OK).
+template <class Draw>
+vc_status make_texture(vc_texture **out, Draw draw) {
+    return vc_guarded([&]() -> vc_status {
+        cv::Mat base;
+        const vc_status status = draw(base);
+        if (status != VC_OK) return status;
+        auto *tex = new vc_texture();
+        build_mips(*tex, base);
+        *out = tex;
+        return VC_OK;
+    });
+}
+
+}  // namespace
+
 extern "C" vc_status vc_texture_create(int32_t width, int32_t height, const vc_draw_op *ops, int32_t n_ops,
                                        vc_texture **out) {
     if (!out) return VC_ERR_INVALID_ARGUMENT;
@@ -221,18 +241,11 @@ extern "C" vc_status vc_texture_create(int32_t width, int32_t height, const vc_d
     if (width < 1 || height < 1 || width > 8192 || height > 8192 || n_ops < 0 || (n_ops > 0 && !ops))
         return VC_ERR_INVALID_ARGUMENT;
     for (int i = 0; i < n_ops; ++i) if (!valid_op(ops[i])) return VC_ERR_INVALID_ARGUMENT;
-    try {
-        cv::Mat canvas = cv::Mat::zeros(height, width, CV_8UC3);
+    return make_texture(out, [&](cv::Mat &canvas) -> vc_status {
+        canvas = cv::Mat::zeros(height, width, CV_8UC3);
         for (int i = 0; i < n_ops; ++i) apply(canvas, ops[i]);
-        auto *tex = new vc_texture();
-        build_mips(*tex, canvas);
-        *out = tex;
         return VC_OK;
-    } catch (const std::bad_alloc &) {
-        return VC_ERR_OUT_OF_MEMORY;
-    } catch (...) {
-        return VC_ERR_INTERNAL;
-    }
+    });
 }
 
 extern "C" vc_status vc_texture_create_from_image(const uint8_t *data, size_t len, int32_t width,
@@ -240,12 +253,11 @@ extern "C" vc_status vc_texture_create_from_image(const uint8_t *data, size_t le
     if (!out) return VC_ERR_INVALID_ARGUMENT;
     *out = nullptr;
     if (!data || len == 0 || width > 8192 || height > 8192) return VC_ERR_INVALID_ARGUMENT;
-    try {
+    return make_texture(out, [&](cv::Mat &rgbm) -> vc_status {
         cv::Mat bgr = cv::imdecode(cv::Mat(1, int(std::min<size_t>(len, INT32_MAX)), CV_8U, const_cast<uint8_t *>(data)),
                                    cv::IMREAD_COLOR);
         if (bgr.empty()) return VC_ERR_DECODE;
         if (bgr.cols > 8192 || bgr.rows > 8192) return VC_ERR_TOO_LARGE;
-        cv::Mat rgbm;
         cv::cvtColor(bgr, rgbm, cv::COLOR_BGR2RGB);
         if (width > 0 && height > 0 && (width != rgbm.cols || height != rgbm.rows)) {
             cv::Mat resized;
@@ -253,15 +265,8 @@ extern "C" vc_status vc_texture_create_from_image(const uint8_t *data, size_t le
                        width < rgbm.cols ? cv::INTER_AREA : cv::INTER_CUBIC);
             rgbm = resized;
         }
-        auto *tex = new vc_texture();
-        build_mips(*tex, rgbm);
-        *out = tex;
         return VC_OK;
-    } catch (const std::bad_alloc &) {
-        return VC_ERR_OUT_OF_MEMORY;
-    } catch (...) {
-        return VC_ERR_INTERNAL;
-    }
+    });
 }
 
 extern "C" void vc_texture_size(const vc_texture *texture, int32_t *width, int32_t *height) {

@@ -1,5 +1,6 @@
 // Hierarchical k-majority vocabulary of 32-byte binary descriptors (see vc_vocab.h).
 #include "vc_vocab.h"
+#include "status_guard.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -185,7 +186,7 @@ extern "C" vc_status vc_vocab_train(const uint8_t *descriptors, size_t count, co
     if (p.branching < 2 || p.branching > kMaxBranching || p.levels < 1 || p.levels > kMaxLevels ||
         p.iterations < 1)
         return VC_ERR_INVALID_ARGUMENT;
-    try {
+    return vc_guarded([&]() -> vc_status {
         auto *v = new vc_vocab();
         v->params = p;
         std::mt19937_64 rng(p.seed);
@@ -222,11 +223,7 @@ extern "C" vc_status vc_vocab_train(const uint8_t *descriptors, size_t count, co
         v->finish();
         *out = v;
         return VC_OK;
-    } catch (const std::bad_alloc &) {
-        return VC_ERR_OUT_OF_MEMORY;
-    } catch (...) {
-        return VC_ERR_INTERNAL;
-    }
+    });
 }
 
 extern "C" void vc_vocab_free(vc_vocab *vocab) { delete vocab; }
@@ -381,7 +378,7 @@ extern "C" vc_status vc_vocab_deserialize(const uint8_t *bytes, size_t size, vc_
     if (!out) return VC_ERR_INVALID_ARGUMENT;
     *out = nullptr;
     if (!bytes || size < kHeaderBytes || std::memcmp(bytes, kMagic, 8) != 0) return VC_ERR_DECODE;
-    try {
+    return vc_guarded([&]() -> vc_status {
         const uint8_t *p = bytes + 8;
         if (get32(p) != kFormatVersion) return VC_ERR_DECODE;
         vc_vocab_params params;
@@ -439,11 +436,7 @@ extern "C" vc_status vc_vocab_deserialize(const uint8_t *bytes, size_t size, vc_
             if (n.depth > params.levels) return VC_ERR_DECODE;
         *out = v.release();
         return VC_OK;
-    } catch (const std::bad_alloc &) {
-        return VC_ERR_OUT_OF_MEMORY;
-    } catch (...) {
-        return VC_ERR_INTERNAL;
-    }
+    });
 }
 
 VC_HOT_ISA_END

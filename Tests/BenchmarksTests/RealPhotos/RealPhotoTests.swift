@@ -12,26 +12,17 @@ import Vision
 /// Real handheld photos (`RealPhotoData.monstree`): arcloud's map builder and localizer,
 /// scored as `shared/real/README.md` scores them.
 @Suite(.serialized) struct RealPhotoTests {
-    static func split(_ name: String) throws -> RealPhotoSplit {
-        let dir = RealPhotoData.monstree.appendingPathComponent(name, isDirectory: true)
-        return try RealPhotoSplit.load(from: dir)
-    }
+    static var scene: RealPhotoScene { RealPhotoScene(directory: RealPhotoData.monstree) }
+
+    static func split(_ name: String) throws -> RealPhotoSplit { try scene.split(name) }
 
     static func run(_ split: RealPhotoSplit) throws -> RealPhotoBenchmark.MethodResult {
         let bench = RealPhotoBenchmark(split: split)
         return try bench.runLocalizer(on: try bench.buildMap())
     }
 
-    /// The map of a split as shipped (built once per test run: a debug build takes most of a minute).
-    static func map(_ name: String) throws -> VPSMap {
-        try builtMaps.withLock { maps in
-            if let m = maps[name] { return m }
-            let m = try RealPhotoBenchmark(split: try split(name)).buildMap()
-            maps[name] = m
-            return m
-        }
-    }
-    private static let builtMaps = Locked<[String: VPSMap]>([:])
+    /// The map of a split as shipped (built once per test run).
+    static func map(_ name: String) throws -> VPSMap { try scene.map(name) }
 
     /// Measured on this tree: s3 12/12, s6 11/15 within (2°, 2 %), none wrong (9/12 and 5/15
     /// before maps of few photos got 6,000 features per photo and queries on such small maps
@@ -41,10 +32,7 @@ import Vision
     /// places 90–175° off: rejecting them is right.
     @Test(.needsRealPhotos("monstree"), arguments: [("split-s3", 12), ("split-s6", 11)])
     func monstreeSplitPlacesFramesAndNoneWrongly(split name: String, atLeast: Int) throws {
-        let r = try RealPhotoBenchmark(split: try Self.split(name)).runLocalizer(on: try Self.map(name))
-        let report = r.frames.map { "\($0.name) \($0.verdict.rawValue) \($0.reason ?? "")" }.joined(separator: "; ")
-        #expect(r.count(.wrong) == 0, "\(name): \(report)")
-        #expect(r.count(.success) >= atLeast, "\(name): \(r.count(.success))/\(r.frames.count): \(report)")
+        try Self.scene.expectPlacesFramesAndNoneWrongly(split: name, atLeast: atLeast)
     }
 
     /// On a map of a few hundred points (real photos) global matching runs against the whole
@@ -53,19 +41,8 @@ import Vision
     /// rendered sessions, sharp and blurred) must still all be rejected there.
     @Test(.needsRealPhotos("monstree"), arguments: ["split-s3", "split-s6"])
     func framesOfAnotherSceneAreRejectedOnAMapOfRealPhotos(split name: String) throws {
-        let localizer = try Localizer(map: try Self.map(name))
-        for session in ["other-scene-query", "gallery-query-walk", "gallery-query-hard"] {
-            let dir = PackageDirectory.root.appendingPathComponent("Datasets/\(session)")
-            let s = try RecordedSession.load(from: dir)
-            var placed: [String] = []
-            for frame in s.frames {
-                let bytes = try [UInt8](Data(contentsOf: RecordedSession.imageURL(of: frame, in: dir)))
-                if try localizer.localize(encoded: bytes, intrinsics: s.camera, gravity: frame.gravity).isLocalized {
-                    placed.append(frame.id)
-                }
-            }
-            #expect(placed.isEmpty, "\(name): \(session) frames \(placed) placed in a map of another scene")
-        }
+        try Self.scene.expectRejectsFramesOfOtherScenes(
+            split: name, sessions: ["other-scene-query", "gallery-query-walk", "gallery-query-hard"])
     }
 
     /// Real-photo negatives: every photo of the scene (map photos and queries) mirrored left to
@@ -75,21 +52,12 @@ import Vision
     /// scenes do not. Measured: 0 of 19 placed on either map.
     @Test(.needsRealPhotos("monstree"), arguments: ["split-s3", "split-s6"])
     func mirroredPhotosOfTheSceneAreRejected(split name: String) throws {
-        let split = try Self.split(name)
-        let localizer = try Localizer(map: try Self.map(name))
-        var placed: [String] = []
-        for image in split.map.images + split.queries {
-            let photo = try GrayImage(decoding: [UInt8](Data(contentsOf: split.url(of: image))))
-            let w = photo.width
-            let mirrored = try GrayImage(width: w, height: photo.height, pixels: (0..<photo.pixels.count).map { i in
-                photo.pixels[i - i % w + (w - 1 - i % w)]
-            })
+        let placed = try Self.scene.placedMirroredPhotos(split: name) { image, photo in
             var camera = image.intrinsics
-            camera.cx = Double(w - 1) - camera.cx
+            camera.cx = Double(photo.width - 1) - camera.cx
             if camera.distortion.count >= 4 { camera.distortion[3] = -camera.distortion[3] }  // p2 changes sign
-            let r = try localizer.localize(image: mirrored, intrinsics: camera)
-            if r.isLocalized { placed.append("\(image.name) (\(r.inliers) inliers)") }
-        }
+            return camera
+        }.map { "\($0.name) (\($0.result.inliers) inliers)" }
         #expect(placed.isEmpty, "\(name): mirrored photos placed: \(placed)")
     }
 

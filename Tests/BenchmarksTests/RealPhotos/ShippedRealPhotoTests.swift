@@ -14,22 +14,13 @@ import Vision
 /// wrong = accepted and off by more than 10° or 10 %. Rejecting a frame is always better
 /// than placing it wrongly: every split must place none wrongly.
 @Suite(.serialized) struct ShippedRealPhotoTests {
-    static let scene = PackageDirectory.root.appendingPathComponent("Tests/Fixtures/real/tum-office", isDirectory: true)
+    static let scene = RealPhotoScene(directory: PackageDirectory.root.appendingPathComponent("Tests/Fixtures/real/tum-office",
+                                                                                           isDirectory: true))
 
-    static func split(_ name: String) throws -> RealPhotoSplit {
-        try RealPhotoSplit.load(from: scene.appendingPathComponent(name, isDirectory: true))
-    }
+    static func split(_ name: String) throws -> RealPhotoSplit { try scene.split(name) }
 
     /// The map of a split, built once per test run.
-    static func map(_ name: String) throws -> VPSMap {
-        try builtMaps.withLock { maps in
-            if let m = maps[name] { return m }
-            let m = try RealPhotoBenchmark(split: try split(name)).buildMap()
-            maps[name] = m
-            return m
-        }
-    }
-    private static let builtMaps = Locked<[String: VPSMap]>([:])
+    static func map(_ name: String) throws -> VPSMap { try scene.map(name) }
 
     /// Measured on this tree (release and debug place the same frames: the localizer is
     /// deterministic): s2 8/8, s3 11/11, s4 12/12; the forward stretch 8/13 (the five
@@ -38,10 +29,7 @@ import Vision
     /// those figures; none may be placed wrongly.
     @Test(arguments: [("split-s2", 8), ("split-s3", 11), ("split-s4", 12), ("split-forward", 8), ("split-consecutive", 3)])
     func everySplitPlacesItsFramesAndNoneWrongly(split name: String, atLeast: Int) throws {
-        let r = try RealPhotoBenchmark(split: try Self.split(name)).runLocalizer(on: try Self.map(name))
-        let report = r.frames.map { "\($0.name) \($0.verdict.rawValue) \($0.reason ?? "")" }.joined(separator: "; ")
-        #expect(r.count(.wrong) == 0, "\(name): \(report)")
-        #expect(r.count(.success) >= atLeast, "\(name): \(r.count(.success))/\(r.frames.count): \(report)")
+        try Self.scene.expectPlacesFramesAndNoneWrongly(split: name, atLeast: atLeast)
     }
 
     /// A rejected frame says why, and reports the evidence its candidate pose had; a placed
@@ -84,17 +72,7 @@ import Vision
     /// maps (where evidence is scarcest).
     @Test(arguments: ["split-forward", "split-consecutive"])
     func mirroredPhotosAreRejected(split name: String) throws {
-        let split = try Self.split(name)
-        let localizer = try Localizer(map: try Self.map(name))
-        var placed: [String] = []
-        for image in split.map.images + split.queries {
-            let photo = try GrayImage(decoding: [UInt8](Data(contentsOf: split.url(of: image))))
-            let w = photo.width
-            let mirrored = try GrayImage(width: w, height: photo.height, pixels: (0..<photo.pixels.count).map { i in
-                photo.pixels[(i / w) * w + (w - 1 - i % w)]
-            })
-            if try localizer.localize(image: mirrored, intrinsics: image.intrinsics).isLocalized { placed.append(image.name) }
-        }
+        let placed = try Self.scene.placedMirroredPhotos(split: name).map(\.name)
         #expect(placed.isEmpty, "\(name): mirrored \(placed) placed")
     }
 
@@ -102,18 +80,6 @@ import Vision
     /// these photos.
     @Test(arguments: ["split-forward", "split-s3"])
     func framesOfAnotherSceneAreRejected(split name: String) throws {
-        let localizer = try Localizer(map: try Self.map(name))
-        for session in ["other-scene-query", "gallery-query-walk"] {
-            let dir = PackageDirectory.root.appendingPathComponent("Datasets/\(session)")
-            let s = try RecordedSession.load(from: dir)
-            var placed: [String] = []
-            for frame in s.frames {
-                let bytes = try [UInt8](Data(contentsOf: RecordedSession.imageURL(of: frame, in: dir)))
-                if try localizer.localize(encoded: bytes, intrinsics: s.camera, gravity: frame.gravity).isLocalized {
-                    placed.append(frame.id)
-                }
-            }
-            #expect(placed.isEmpty, "\(name): \(session) frames \(placed) placed in a map of another scene")
-        }
+        try Self.scene.expectRejectsFramesOfOtherScenes(split: name, sessions: ["other-scene-query", "gallery-query-walk"])
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 import GraffityARCloud
 import VPSModel
+import Testing
 
 /// Frame images for tests: a JPEG signature only. The scripted backend never decodes it.
 struct StubImages: FrameImageSource {
@@ -54,13 +55,40 @@ enum Fixtures {
         .init(mapId: "gallery", vpsRequestInterval: interval, retryPolicy: retry, jitterSeed: 7)
     }
 
-    /// An SDK with a scripted backend and a virtual-clock host for `session()`, not yet loaded.
+    /// An SDK with a scripted backend (by default one that places the first request in the
+    /// hall) and a virtual-clock host for `session()`, not yet loaded.
     @MainActor
-    static func make(_ backend: ScriptedBackend, interval: Duration = .seconds(1), retry: RetryPolicy = .never,
+    static func make(_ backend: ScriptedBackend = ScriptedBackend([.fix(0)]), interval: Duration = .seconds(1), retry: RetryPolicy = .never,
                      frames: Int = 30) throws -> (GraffityARCloud, VirtualReplayHost) {
         let sdk = GraffityARCloud(configuration: configuration(interval: interval, retry: retry),
                                   backend: backend)
         return (sdk, try sdk.makeVirtualReplay(session: session(frames: frames), images: StubImages()))
+    }
+
+    /// An SDK whose host is loaded and has run its first frame (t = 0), which the backend
+    /// placed in the hall: where most state and lifecycle tests start.
+    @MainActor
+    static func localizedAtFirstFrame(_ backend: ScriptedBackend = ScriptedBackend([.fix(0)])) async throws
+        -> (GraffityARCloud, VirtualReplayHost) {
+        let (sdk, host) = try make(backend)
+        try await host.loadView()
+        try await host.advance(by: .zero)
+        return (sdk, host)
+    }
+
+    /// Expects the SDK to have given up on the backend after spending its retry budget: the
+    /// failed VPS state carries `backendUnavailable` with a message that mentions `detail`,
+    /// and the SDK keeps running.
+    @MainActor
+    static func expectBackendUnavailable(_ sdk: GraffityARCloud, mentioning detail: String,
+                                         sourceLocation: SourceLocation = #_sourceLocation) {
+        guard case .backendUnavailable(let message)? = sdk.state.lastError else {
+            Issue.record("expected backendUnavailable, got \(sdk.state)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(message.contains(detail), sourceLocation: sourceLocation)
+        #expect(sdk.state.vpsState == .failed(.backendUnavailable(message)), sourceLocation: sourceLocation)
+        #expect(sdk.isShutDown == false, sourceLocation: sourceLocation)
     }
 
     /// An SDK with a scripted backend and a real-time host for `session()`, not yet loaded.

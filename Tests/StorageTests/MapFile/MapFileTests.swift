@@ -9,11 +9,9 @@ import VPSModel
 @Suite("Map file: SQLite store")
 struct MapFileTests {
     @Test func writeThenLoadRoundTripsEverything() throws {
-        let dir = try makeScratchDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let map = try makeSyntheticMap(pointCount: 2000)
-        let path = dir + "/m.vpsmap"
-        try map.write(to: path)
+        let (dir, path) = try writeToScratchDirectory(map)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         let back = try VPSMap.load(from: path)
 
         #expect(back.metadata == map.metadata)
@@ -105,10 +103,8 @@ struct MapFileTests {
     }
 
     @Test func newerSchemaIsRefusedWithBothVersions() throws {
-        let dir = try makeScratchDirectory()
+        let (dir, path) = try writeToScratchDirectory(try makeSyntheticMap(pointCount: 30, keyframeCount: 3), named: "future.vpsmap")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/future.vpsmap"
-        try makeSyntheticMap(pointCount: 30, keyframeCount: 3).write(to: path)
         try SQLiteDatabase(path: path, mode: .readWrite).setUserVersion(99)
         expectMapError(path) { if case .newerFormat(found: 99, let supported) = $0 { supported < 99 } else { false } }
         // An older layout is refused with a clear reason too.
@@ -117,10 +113,8 @@ struct MapFileTests {
     }
 
     @Test func truncatedOrDamagedFilesAreCorrupt() throws {
-        let dir = try makeScratchDirectory()
+        let (dir, path) = try writeToScratchDirectory(try makeSyntheticMap(pointCount: 3000))
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/m.vpsmap"
-        try makeSyntheticMap(pointCount: 3000).write(to: path)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(bytes.count > 100_000)
 
@@ -147,11 +141,9 @@ struct MapFileTests {
     // MARK: Atomic writes
 
     @Test func interruptedWriteLeavesTheOldMapIntact() throws {
-        let dir = try makeScratchDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/m.vpsmap"
         let old = try makeSyntheticMap(pointCount: 500, seed: 1)
-        try old.write(to: path)
+        let (dir, path) = try writeToScratchDirectory(old)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         let new = try makeSyntheticMap(pointCount: 20_000, seed: 2)
         struct Interrupted: Error {}
         var stagesSeen: [String] = []
@@ -179,11 +171,9 @@ struct MapFileTests {
     // MARK: Scene content
 
     @Test func sceneReplacementRoundTripsAndReassignsSections() throws {
-        let dir = try makeScratchDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/m.vpsmap"
         let map = try makeSyntheticMap(pointCount: 1000)
-        try map.write(to: path)
+        let (dir, path) = try writeToScratchDirectory(map)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         #expect(try VPSMap.loadScene(from: path) == map.scene)
 
         // One hall covering everything, and a new object in it.
@@ -202,11 +192,9 @@ struct MapFileTests {
     }
 
     @Test func invalidSceneIsRefusedAndTheFileKept() throws {
-        let dir = try makeScratchDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/m.vpsmap"
         let map = try makeSyntheticMap(pointCount: 100, keyframeCount: 4)
-        try map.write(to: path)
+        let (dir, path) = try writeToScratchDirectory(map)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         var bad = map.scene
         bad.navigation.edges.append(.init(from: "n-a", to: "nowhere", weight: 1))
         #expect(throws: MapInconsistency.self) { try VPSMap.replaceScene(in: path, with: bad) }

@@ -11,10 +11,8 @@ import TestSupport
 struct MapHostileValueTests {
     /// A valid map at a scratch path, damaged by `sql`; returns the load error's text.
     private func loadError(after sql: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let dir = try makeScratchDirectory()
+        let (dir, path) = try writeToScratchDirectory(try makeSyntheticMap(pointCount: 200, keyframeCount: 6))
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/m.vpsmap"
-        try makeSyntheticMap(pointCount: 200, keyframeCount: 6).write(to: path)
         try SQLiteDatabase(path: path, mode: .readWrite).execute(sql)
         do {
             _ = try VPSMap.load(from: path)
@@ -56,24 +54,32 @@ struct MapHostileValueTests {
 
     // MARK: Types and finiteness per column
 
-    @Test func wrongTypedColumnsAreNamedNotReadAsZero() throws {
-        let x = try loadError(after: "UPDATE points SET x = 'abc' WHERE id = 7")
-        #expect(x.contains("table points, row 7, column x: expected a number, found text"), "\(x)")
-        let width = try loadError(after: "UPDATE keyframes SET width = 'wide' WHERE id = 1")
-        #expect(width.contains("table keyframes, row 1, column width: expected an integer, found text"), "\(width)")
-        let descriptor = try loadError(after: "UPDATE points SET descriptor = '" + String(repeating: "A", count: 32) + "' WHERE id = 4")
-        #expect(descriptor.contains("table points, row 4, column descriptor"), "\(descriptor)")
-    }
+    /// Damage to one value of a column, and what its error must say: the table, the row, the
+    /// column (and, where given, why the value is refused).
+    static let damagedColumns: [(damage: String, named: String)] = [
+        // Wrong types are named, not read as zero.
+        ("UPDATE points SET x = 'abc' WHERE id = 7", "table points, row 7, column x: expected a number, found text"),
+        ("UPDATE keyframes SET width = 'wide' WHERE id = 1",
+         "table keyframes, row 1, column width: expected an integer, found text"),
+        ("UPDATE points SET descriptor = '" + String(repeating: "A", count: 32) + "' WHERE id = 4",
+         "table points, row 4, column descriptor"),
+        // Infinite values.
+        ("UPDATE keyframes SET tx = 9e999 WHERE id = 3", "table keyframes, row 3, column tx: inf is not finite"),
+        ("UPDATE keyframes SET timestamp = -9e999 WHERE id = 0", "table keyframes, row 0, column timestamp"),
+        ("UPDATE nav_nodes SET y = 9e999 WHERE idx = 1", "table nav_nodes, row 1, column y"),
+        ("UPDATE scene_objects SET ex = 9e999 WHERE idx = 0", "table scene_objects, row 0, column ex"),
+        // Absurd keyframe intrinsics: finite and positive, yet no camera (the same bounds as
+        // a session's camera).
+        ("UPDATE keyframes SET fx = 1e-300 WHERE id = 2",
+         "table keyframes, row 2, columns width…distortion: fx = 1e-300 px gives a horizontal field of view of 180°"),
+        ("UPDATE keyframes SET distortion = '[1e300, 0, 0, 0]' WHERE id = 1",
+         "table keyframes, row 1, columns width…distortion: distortion [1e+300"),
+    ]
 
-    @Test func infiniteValuesAreNamed() throws {
-        let tx = try loadError(after: "UPDATE keyframes SET tx = 9e999 WHERE id = 3")
-        #expect(tx.contains("table keyframes, row 3, column tx: inf is not finite"), "\(tx)")
-        let timestamp = try loadError(after: "UPDATE keyframes SET timestamp = -9e999 WHERE id = 0")
-        #expect(timestamp.contains("table keyframes, row 0, column timestamp"), "\(timestamp)")
-        let node = try loadError(after: "UPDATE nav_nodes SET y = 9e999 WHERE idx = 1")
-        #expect(node.contains("table nav_nodes, row 1, column y"), "\(node)")
-        let extent = try loadError(after: "UPDATE scene_objects SET ex = 9e999 WHERE idx = 0")
-        #expect(extent.contains("table scene_objects, row 0, column ex"), "\(extent)")
+    @Test(arguments: damagedColumns)
+    func wrongTypedInfiniteOrAbsurdValuesAreNamed(damage: String, named: String) throws {
+        let e = try loadError(after: damage)
+        #expect(e.contains(named), "\(e)")
     }
 
     @Test func invalidCameraInMapInfoIsNamed() throws {
@@ -82,31 +88,21 @@ struct MapHostileValueTests {
         #expect(e.contains("table map_info, key 'camera'") && e.contains("not positive"), "\(e)")
     }
 
-    @Test func absurdKeyframeIntrinsicsAreNamed() throws {
-        // Finite and positive, yet no camera: the same bounds as a session's camera.
-        let focal = try loadError(after: "UPDATE keyframes SET fx = 1e-300 WHERE id = 2")
-        #expect(focal.contains("table keyframes, row 2, columns width…distortion: fx = 1e-300 px gives a horizontal field of view of 180°"),
-                "\(focal)")
-        let distortion = try loadError(after: "UPDATE keyframes SET distortion = '[1e300, 0, 0, 0]' WHERE id = 1")
-        #expect(distortion.contains("table keyframes, row 1, columns width…distortion: distortion [1e+300"), "\(distortion)")
-    }
-
-    @Test func damagedJSONInsideAMapIsNamed() throws {
-        let payload = try loadError(after: "UPDATE scene_objects SET payload = '{\"title\": 3' WHERE idx = 1")
-        #expect(payload.contains("table scene_objects, row 1, column payload: bad JSON"), "\(payload)")
-        let distortion = try loadError(after: "UPDATE keyframes SET distortion = '[0.1, \"x\", 0, 0]' WHERE id = 2")
-        #expect(distortion.contains("table keyframes, row 2, column distortion: bad JSON"), "\(distortion)")
-        let builder = try loadError(after: "UPDATE map_info SET value = '[1, 2]' WHERE key = 'builder'")
-        #expect(builder.contains("table map_info, key 'builder'"), "\(builder)")
+    @Test(arguments: [
+        ("UPDATE scene_objects SET payload = '{\"title\": 3' WHERE idx = 1", "table scene_objects, row 1, column payload: bad JSON"),
+        ("UPDATE keyframes SET distortion = '[0.1, \"x\", 0, 0]' WHERE id = 2", "table keyframes, row 2, column distortion: bad JSON"),
+        ("UPDATE map_info SET value = '[1, 2]' WHERE key = 'builder'", "table map_info, key 'builder'"),
+    ])
+    func damagedJSONInsideAMapIsNamed(damage: String, named: String) throws {
+        let e = try loadError(after: damage)
+        #expect(e.contains(named), "\(e)")
         // No decoder dump: the message is one line and says nothing of Swift's types.
-        #expect(!payload.contains("CodingKeys") && !payload.contains("NSCocoaErrorDomain"), "\(payload)")
+        #expect(!e.contains("CodingKeys") && !e.contains("NSCocoaErrorDomain"), "\(e)")
     }
 
     @Test func sceneExportReadsThroughTheSameChecks() throws {
-        let dir = try makeScratchDirectory()
+        let (dir, path) = try writeToScratchDirectory(try makeSyntheticMap(pointCount: 50, keyframeCount: 3))
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/m.vpsmap"
-        try makeSyntheticMap(pointCount: 50, keyframeCount: 3).write(to: path)
         try SQLiteDatabase(path: path, mode: .readWrite).execute("UPDATE nav_edges SET weight = 9e999")
         let e = #expect(throws: MapFileError.self) { try VPSMap.loadScene(from: path) }
         #expect(e?.description.contains("table nav_edges, row 0, column weight") == true, "\(String(describing: e))")

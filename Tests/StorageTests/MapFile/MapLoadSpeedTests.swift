@@ -14,11 +14,9 @@ struct MapLoadSpeedTests {
     /// is a sanity one (60 s) that catches a pathological regression (a quadratic index
     /// build takes minutes at 100k points), never a slow machine.
     @Test func hundredThousandPointMapLoadsComplete() throws {
-        let dir = try makeScratchDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/big.vpsmap"
         let map = try makeSyntheticMap(pointCount: 100_000, keyframeCount: 300, observationsPerPoint: 4)
-        try map.write(to: path)
+        let (dir, path) = try writeToScratchDirectory(map, named: "big.vpsmap")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
 
         let clock = ContinuousClock()
         var loaded: VPSMap?

@@ -94,10 +94,8 @@ struct MapUnitsAndViewsTests {
     }
 
     @Test func badUnitsOrUpAreNamed() throws {
-        let dir = try makeScratchDirectory()
+        let (dir, path) = try writeToScratchDirectory(try makeSyntheticMap(pointCount: 30, keyframeCount: 3))
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/m.vpsmap"
-        try makeSyntheticMap(pointCount: 30, keyframeCount: 3).write(to: path)
         try SQLiteDatabase(path: path, mode: .readWrite).execute("UPDATE map_info SET value = 'feet' WHERE key = 'units'")
         expectCorrupt(path, mentioning: "units")
         try SQLiteDatabase(path: path, mode: .readWrite).execute("""

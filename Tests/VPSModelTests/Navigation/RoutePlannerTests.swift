@@ -31,30 +31,29 @@ struct RoutePlannerTests {
         #expect(try RoutePlanner(graph: Self.rooms).route(from: "b", to: "a").nodeIds == ["b", "door", "a"])
     }
 
-    @Test func weightsNotDistancesDecide() throws {
-        var g = Self.rooms
-        // A crowded door: its edges cost far more than their length.
+    /// `rooms` with both door edges weighted `door`, and the corridor edge c1–c2 `walkway`.
+    static func rooms(door: Double, walkway: Double? = nil) -> NavigationGraph {
+        var g = rooms
         g.edges = g.edges.map { e in
             var e = e
-            if e.from == "door" || e.to == "door" { e.weight = 50 }
+            if let walkway, e.from == "c1" && e.to == "c2" { e.weight = walkway }
+            if e.from == "door" || e.to == "door" { e.weight = door }
             return e
         }
-        let route = try RoutePlanner(graph: g).route(from: "a", to: "b")
+        return g
+    }
+
+    @Test func weightsNotDistancesDecide() throws {
+        // A crowded door: its edges cost far more than their length.
+        let route = try RoutePlanner(graph: Self.rooms(door: 50)).route(from: "a", to: "b")
         #expect(route.nodeIds == ["a", "c1", "c2", "b"])
         #expect(abs(route.cost - 26) < 1e-12)
     }
 
     @Test func weightsBelowTheGeometryStillGiveTheCheapestRoute() throws {
-        var g = Self.rooms
         // A moving walkway along the corridor: much cheaper than its length. A heuristic of
         // plain distance would overestimate and could settle for the door.
-        g.edges = g.edges.map { e in
-            var e = e
-            if e.from == "c1" && e.to == "c2" { e.weight = 0.5 }
-            if e.from == "door" || e.to == "door" { e.weight = 9 }
-            return e
-        }
-        let route = try RoutePlanner(graph: g).route(from: "a", to: "b")
+        let route = try RoutePlanner(graph: Self.rooms(door: 9, walkway: 0.5)).route(from: "a", to: "b")
         #expect(route.nodeIds == ["a", "c1", "c2", "b"])
         #expect(abs(route.cost - 16.5) < 1e-12)
     }

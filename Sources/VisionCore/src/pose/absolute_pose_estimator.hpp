@@ -109,12 +109,8 @@ private:
     void collect_inliers(const Model &m) const {
         scratch_->clear();
         for (int i = 0; i < p_.n; ++i) {
-            const Eigen::Vector3d Z = m.R * p_.X[i] + m.t;
-            if (Z.z() <= 0) continue;
-            const double wi = p_.weight(i);
-            const double rx = wi * p_.fx * (Z.x() / Z.z() - p_.xn[i].x());
-            const double ry = wi * p_.fy * (Z.y() / Z.z() - p_.xn[i].y());
-            if (rx * rx + ry * ry < th2_) scratch_->push_back(i);
+            double r2;
+            if (p_.squared_error(m, i, &r2) && r2 < th2_) scratch_->push_back(i);
         }
     }
 

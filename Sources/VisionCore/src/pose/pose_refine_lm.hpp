@@ -25,6 +25,18 @@ struct PoseProblem {
     // a pose held by few points keeps the measured gravity, many points can overrule it.
     Eigen::Vector3d up_cam = Eigen::Vector3d::Zero();
     double gravity_weight = 0;
+
+    // Squared weighted reprojection error (level-0 pixels²) of correspondence i under P,
+    // into *r2; false, and *r2 untouched, when the point is behind the camera.
+    bool squared_error(const CameraPose &P, int i, double *r2) const {
+        const Eigen::Vector3d Z = P.R * X[i] + P.t;
+        if (Z.z() <= 0) return false;
+        const double wi = weight(i);
+        const double rx = wi * fx * (Z.x() / Z.z() - xn[i].x());
+        const double ry = wi * fy * (Z.y() / Z.z() - xn[i].y());
+        *r2 = rx * rx + ry * ry;
+        return true;
+    }
 };
 
 struct LMOptions {
