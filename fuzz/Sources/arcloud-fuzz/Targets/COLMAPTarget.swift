@@ -1,5 +1,8 @@
 import Foundation
-import VPS
+import Formats
+import Localization
+import Storage
+import VPSModel
 
 extension FuzzTarget {
     /// The COLMAP text model readers: the input is `cameras.txt`, a NUL byte, then

@@ -1,5 +1,8 @@
 import Foundation
-import VPS
+import Formats
+import Localization
+import Storage
+import VPSModel
 import Vision
 
 extension FuzzTarget {

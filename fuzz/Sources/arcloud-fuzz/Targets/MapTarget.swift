@@ -1,5 +1,8 @@
 import Foundation
-import VPS
+import Formats
+import Localization
+import Storage
+import VPSModel
 
 extension FuzzTarget {
     /// The map loader: the input is the bytes of a `.vpsmap` (SQLite) file, written to a

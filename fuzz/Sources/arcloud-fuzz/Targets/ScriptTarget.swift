@@ -1,5 +1,8 @@
 import Foundation
-import VPS
+import Formats
+import Localization
+import Storage
+import VPSModel
 
 extension FuzzTarget {
     /// A `simulate --script` file (a JSON array of actions, or an object with a `script`

@@ -1,5 +1,8 @@
 import Foundation
-import VPS
+import Formats
+import Localization
+import Storage
+import VPSModel
 
 extension FuzzTarget {
     /// `session.json`: decoded, validated against a folder holding two small frames, then

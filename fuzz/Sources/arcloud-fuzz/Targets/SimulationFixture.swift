@@ -1,6 +1,9 @@
 import Foundation
 import GraffityARCloud
-import VPS
+import Formats
+import Localization
+import Storage
+import VPSModel
 import Vision
 
 /// A session folder with two small frames, and the SDK set up as `arcloud simulate
@@ -17,8 +20,9 @@ enum SimulationFixture {
         do {
             try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
             for (seed, name) in ["000000.jpg", "000001.jpg"].enumerated() {
-                let image = try SyntheticImages.texture(width: 64, height: 48, seed: UInt64(seed + 1))
-                try Data(try SyntheticImages.encode(image, as: .jpeg)).write(to: frames.appendingPathComponent(name))
+                // Any valid JPEG will do: a gradient that differs per frame.
+                let pixels = (0..<(64 * 48)).map { UInt8(truncatingIfNeeded: ($0 % 64) * 3 + ($0 / 64) * 5 + seed * 40) }
+                try ImageEncoding.jpeg(gray: pixels, width: 64, height: 48).write(to: frames.appendingPathComponent(name))
             }
         } catch {
             fatalError("arcloud-fuzz cannot prepare \(folder.path): \(error)")
