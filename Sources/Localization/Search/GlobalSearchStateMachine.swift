@@ -91,7 +91,7 @@ struct GlobalSearchStateMachine<Attempt, Verdict> {
     /// The places found after the whole-map searches, best first (each its keyframes).
     mutating func placesFound(_ places: [[Int]]) -> Action {
         searches += places.map { GlobalSearch.place($0) } + (placeProbes.map { p in places.map { .placeProbes($0, p) } } ?? [])
-        guard let (attempt, inliers) = pending else { return advance() }
+        guard let (attempt, inliers) = pending else { preconditionFailure("placesFound(_:) answers .findPlaces") }
         pending = nil
         return gate(attempt, inliers: inliers)
     }
