@@ -55,6 +55,18 @@ import Vision
         #expect(few.keyframes(around: here, inlierPoints: [12, 3]) == [0])
     }
 
+    @Test func placeVotesGatherTheVotesOfKeyframesTakenNearby() {
+        let local = LocalMap(map: map, nearbyRadius: 2.5)
+        // Three votes for keyframe 2 alone; two each for keyframes 0 and 1, one place.
+        let voters = [20, 21, 22, 0, 1, 15, 16]
+        #expect(local.keyframeVotes(for: voters) == [2, 2, 3, 0])
+        #expect(local.placeVotes(for: voters) == [4, 4, 3, 0])
+        // Keyframe 3 stands where keyframe 0 does but looks the other way: not its place.
+        #expect(local.placeVotes(for: [30, 0]) == [1, 0, 0, 1])
+        // A point seen by both keyframes of the place splits its vote, and the place counts it once.
+        #expect(local.placeVotes(for: [12]) == [1, 1, 0, 0])
+    }
+
     @Test func pointsAreUniqueInKeyframeOrder() {
         let local = LocalMap(map: map, nearbyRadius: 2.5)
         #expect(local.points(observedBy: [1, 0], in: map) == (10..<20).map(Int32.init) + (0..<10).map(Int32.init))

@@ -15,7 +15,7 @@ struct LocalMap: Sendable {
     /// localizer sets it from the map's scale; 2.5 m on the gallery map)…
     var nearbyRadius: Double
     /// …and whose optical axis is within this angle (degrees) of the pose's.
-    var nearbyMaxAxisAngle = 60.0
+    let nearbyMaxAxisAngle = 60.0
 
     /// Point → keyframes observing it (CSR).
     private let keyframeOffsets: [Int32]
@@ -23,6 +23,10 @@ struct LocalMap: Sendable {
     private let centres: [SIMD3<Double>]
     private let axes: [SIMD3<Double>]
     private let pointCount: Int
+    /// Keyframe → the keyframes of its place (CSR): itself and the keyframes taken near it
+    /// looking the same way (the same test as `keyframes(around:inlierPoints:)`).
+    private let placeOffsets: [Int32]
+    private let placeMembers: [Int32]
 
     init(map: VPSMap, nearbyRadius: Double) {
         self.nearbyRadius = nearbyRadius
@@ -33,6 +37,38 @@ struct LocalMap: Sendable {
         keyframesOfPoint = grouped.values
         centres = map.keyframes.map(\.pose.center)
         axes = map.keyframes.map { $0.pose.rotation.rotate(SIMD3(0, 0, 1)) }
+        (placeOffsets, placeMembers) = Self.places(centres: centres, axes: axes, radius: nearbyRadius,
+                                                   minCos: cos(nearbyMaxAxisAngle * .pi / 180))
+    }
+
+    /// Each keyframe's place, found through a grid of `radius`-sized cells (linear in the
+    /// keyframes, where comparing every pair would grow with their square).
+    private static func places(centres: [SIMD3<Double>], axes: [SIMD3<Double>], radius: Double,
+                               minCos: Double) -> (offsets: [Int32], members: [Int32]) {
+        let cell = max(radius, .leastNormalMagnitude)
+        func key(_ c: SIMD3<Double>) -> SIMD3<Int> {
+            SIMD3(Int((c.x / cell).rounded(.down)), Int((c.y / cell).rounded(.down)), Int((c.z / cell).rounded(.down)))
+        }
+        var grid: [SIMD3<Int>: [Int32]] = [:]
+        for (k, c) in centres.enumerated() where c.x.isFinite && c.y.isFinite && c.z.isFinite {
+            grid[key(c), default: []].append(Int32(k))
+        }
+        var offsets: [Int32] = [0], members: [Int32] = []
+        offsets.reserveCapacity(centres.count + 1)
+        for (k, c) in centres.enumerated() {
+            members.append(Int32(k))
+            if c.x.isFinite && c.y.isFinite && c.z.isFinite {
+                let home = key(c)
+                for dx in -1...1 { for dy in -1...1 { for dz in -1...1 {
+                    for j in grid[home &+ SIMD3(dx, dy, dz)] ?? [] where Int(j) != k {
+                        let d = centres[Int(j)] - c
+                        if (d * d).sum() <= radius * radius, (axes[Int(j)] * axes[k]).sum() >= minCos { members.append(j) }
+                    }
+                } } }
+            }
+            offsets.append(Int32(members.count))
+        }
+        return (offsets, members)
     }
 
     /// The keyframes of the local map around `pose` (`T_map_camera`) with inliers on `inlierPoints`.
@@ -63,6 +99,20 @@ struct LocalMap: Sendable {
             for j in a..<b { votes[Int(keyframesOfPoint[j])] += share }
         }
         return votes
+    }
+
+    /// Votes per place: a keyframe that has votes of its own (`keyframeVotes(for:)`) scores
+    /// the votes of its whole place, as ORB-SLAM's relocalization accumulates a keyframe's
+    /// score over its covisible keyframes. A view of a room spreads its votes over the
+    /// keyframes that saw the room from there; look-alike content elsewhere votes for
+    /// keyframes scattered over many rooms, which rarely share a place.
+    func placeVotes(for points: some Sequence<Int>) -> [Float] {
+        let own = keyframeVotes(for: points)
+        var place = [Float](repeating: 0, count: own.count)
+        for k in own.indices where own[k] > 0 {
+            for j in Int(placeOffsets[k])..<Int(placeOffsets[k + 1]) { place[k] += own[Int(placeMembers[j])] }
+        }
+        return place
     }
 
     /// The points observed by `keyframes`, each once, keyframe by keyframe.
