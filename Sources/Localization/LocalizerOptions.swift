@@ -153,15 +153,14 @@ public struct VocabularyProbes: Sendable, Hashable {
 /// (a building). Matched against the whole map, a feature meets the look-alikes of every
 /// room (the same poster, door and floor throughout) and the right match fails the ratio
 /// test; matched within one place — a keyframe that the frame's features vote for, with the
-/// keyframes around it — it meets only that room's. The places are tried best first, each
-/// judged like any global pose; the search over the whole map follows when none is
-/// accepted.
+/// keyframes around it — it meets only that room's. The places are searched when the
+/// whole-map searches give no accepted pose, best first, each judged like any global pose.
 public struct PlaceSearch: Sendable, Hashable {
     /// Maps of at least this many keyframes get the place search: a frame sees a few rooms,
     /// and a map of a few rooms (the shipped gallery: 180 keyframes) has no look-alikes
     /// elsewhere to confuse a match with.
     public var minKeyframes = 500
-    /// Keyframes ranked by votes that may seed places.
+    /// Keyframes, ranked by the votes of their place (`LocalMap.placeVotes`), that may seed places.
     public var rankedKeyframes = 10
     /// Places tried at most.
     public var maxPlaces = 3
