@@ -57,11 +57,11 @@ extension MapBuilder {
     }
 
     /// 2. Keyframe pairs from the images: shared vocabulary words, viewing angle.
-    func planPairs(_ frames: [MapBuildFrame], _ features: [KeyframeFeatures],
+    func planPairs(_ frames: [MapBuildFrame], _ features: [KeyframeFeatures], threads: Int,
                    _ run: inout StageRun, _ log: (String) -> Void) throws -> (pairs: [ImagePairPlanner.Pair], ranked: [[ImagePairPlanner.Pair]]) {
         let planner = ImagePairPlanner(maxViewAngleDegrees: options.maxViewAngleDegrees,
                                        partnersPerKeyframe: options.partnersPerKeyframe)
-        let planned = try planner.pairs(descriptors: features.map(\.descriptors), poses: frames.map(\.pose))
+        let planned = try planner.pairs(descriptors: features.map(\.descriptors), poses: frames.map(\.pose), threads: threads)
         run.report.pairs = planned.pairs.count
         log(run.finish("pairs", "\(planned.pairs.count) keyframe pairs by shared words "
                    + "(of \(frames.count * (frames.count - 1) / 2))"))

@@ -54,7 +54,7 @@ public struct MapBuilder: Sendable {
         let threads = WorkerThreads.threadCount(options.threads)
 
         let features = try extractFeatures(frames, images: images, threads: threads, &run, log)
-        let planned = try planPairs(frames, features, &run, log)
+        let planned = try planPairs(frames, features, threads: threads, &run, log)
         let probe = try measureDepths(planned, features, frames, threads: threads, &run, log)
         let pairMatches = try matchPairs(planned.pairs, features, frames, depths: probe, threads: threads, &run, log)
         let tracks = buildTracks(planned.pairs, pairMatches, features, &run, log)
