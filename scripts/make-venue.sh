@@ -7,7 +7,7 @@
 #   scripts/make-venue.sh [FLOORSxWINGSxROOMS] [OUT]     (default: 1x4x6 into out/venue-1x4x6)
 #
 # Sizes: about 8 k map points a room, 75 k a wing of six rooms with its corridor and hall
-# (1x1x2: ~35 k points, 1x4x6: ~300 k, 3x5x6: ~1.1 M). Then, e.g.:
+# (1x1x2: ~35 k points, 1x4x6: ~300 k, 3x5x6: ~1.1 M, 6x5x6: ~2.2 M). Then, e.g.:
 #   .build/release/arcloud localize --map OUT/map.vpsmap OUT/hard
 # `arcloud bench scale` makes and measures several sizes in one run.
 set -euo pipefail
