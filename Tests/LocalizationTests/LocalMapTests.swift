@@ -67,6 +67,22 @@ import Vision
         #expect(local.placeVotes(for: [12]) == [1, 1, 0, 0])
     }
 
+    @Test func placesNeedNoScaleAndTakeAnyCoordinates() throws {
+        // Without a length (radius 0 or not finite) a keyframe's place is itself and the
+        // keyframes at its very spot looking its way; far coordinates are no harm.
+        for radius in [0, -1, .nan, .infinity, 1e-300] {
+            let local = LocalMap(map: map, nearbyRadius: radius)
+            let votes = local.placeVotes(for: [0, 15, 20])
+            #expect(votes.count == 4)
+            #expect(votes[2] >= 1)
+        }
+        var keyframes = map.keyframes
+        keyframes[2].pose = Pose(rotation: .identity, translation: SIMD3(1e300, -1e300, 4e19))
+        let far = try VPSMap(metadata: map.metadata, keyframes: keyframes, points: map.points,
+                             observations: map.observations, vocabulary: map.vocabulary)
+        #expect(LocalMap(map: far, nearbyRadius: 2.5).placeVotes(for: [20]) == [0, 0, 1, 0])
+    }
+
     @Test func pointsAreUniqueInKeyframeOrder() {
         let local = LocalMap(map: map, nearbyRadius: 2.5)
         #expect(local.points(observedBy: [1, 0], in: map) == (10..<20).map(Int32.init) + (0..<10).map(Int32.init))

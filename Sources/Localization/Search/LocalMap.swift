@@ -45,10 +45,13 @@ struct LocalMap: Sendable {
     /// keyframes, where comparing every pair would grow with their square).
     private static func places(centres: [SIMD3<Double>], axes: [SIMD3<Double>], radius: Double,
                                minCos: Double) -> (offsets: [Int32], members: [Int32]) {
-        let cell = max(radius, .leastNormalMagnitude)
-        func key(_ c: SIMD3<Double>) -> SIMD3<Int> {
-            SIMD3(Int((c.x / cell).rounded(.down)), Int((c.y / cell).rounded(.down)), Int((c.z / cell).rounded(.down)))
+        // A radius that is no length (a map without scale) puts every keyframe in one cell.
+        let cell = radius.isFinite && radius > 0 ? radius : .infinity
+        func coordinate(_ x: Double) -> Int {
+            let q = (x / cell).rounded(.down)
+            return q.isFinite ? Int(max(-1e15, min(1e15, q))) : 0
         }
+        func key(_ c: SIMD3<Double>) -> SIMD3<Int> { SIMD3(coordinate(c.x), coordinate(c.y), coordinate(c.z)) }
         var grid: [SIMD3<Int>: [Int32]] = [:]
         for (k, c) in centres.enumerated() where c.x.isFinite && c.y.isFinite && c.z.isFinite {
             grid[key(c), default: []].append(Int32(k))
