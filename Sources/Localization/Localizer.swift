@@ -216,8 +216,7 @@ public final class Localizer: Sendable {
         var covered = Set<Int>()
         var places: [[Int]] = []
         for seed in ranked.prefix(p.rankedKeyframes) where !covered.contains(seed) {
-            var keyframes = localMap.keyframes(around: map.keyframes[seed].pose, inlierPoints: [Int]())
-            if !keyframes.contains(seed) { keyframes.append(seed) }
+            let keyframes = localMap.place(of: seed)
             covered.formUnion(keyframes)
             places.append(keyframes)
             if places.count == p.maxPlaces { break }

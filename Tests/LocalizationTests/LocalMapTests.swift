@@ -65,6 +65,10 @@ import Vision
         #expect(local.placeVotes(for: [30, 0]) == [1, 0, 0, 1])
         // A point seen by both keyframes of the place splits its vote, and the place counts it once.
         #expect(local.placeVotes(for: [12]) == [1, 1, 0, 0])
+        // A keyframe's place is what the local map finds around its pose without inliers.
+        for k in 0..<4 {
+            #expect(local.place(of: k) == local.keyframes(around: map.keyframes[k].pose, inlierPoints: []).sorted())
+        }
     }
 
     @Test func placesNeedNoScaleAndTakeAnyCoordinates() throws {

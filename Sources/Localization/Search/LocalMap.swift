@@ -59,16 +59,17 @@ struct LocalMap: Sendable {
         var offsets: [Int32] = [0], members: [Int32] = []
         offsets.reserveCapacity(centres.count + 1)
         for (k, c) in centres.enumerated() {
-            members.append(Int32(k))
+            var place: [Int32] = [Int32(k)]
             if c.x.isFinite && c.y.isFinite && c.z.isFinite {
                 let home = key(c)
                 for dx in -1...1 { for dy in -1...1 { for dz in -1...1 {
                     for j in grid[home &+ SIMD3(dx, dy, dz)] ?? [] where Int(j) != k {
                         let d = centres[Int(j)] - c
-                        if (d * d).sum() <= radius * radius, (axes[Int(j)] * axes[k]).sum() >= minCos { members.append(j) }
+                        if (d * d).sum() <= radius * radius, (axes[Int(j)] * axes[k]).sum() >= minCos { place.append(j) }
                     }
                 } } }
             }
+            members += place.sorted()
             offsets.append(Int32(members.count))
         }
         return (offsets, members)
@@ -102,6 +103,12 @@ struct LocalMap: Sendable {
             for j in a..<b { votes[Int(keyframesOfPoint[j])] += share }
         }
         return votes
+    }
+
+    /// Keyframe `k`'s place, ascending: `k` and the keyframes taken near it looking its way
+    /// (what `keyframes(around:inlierPoints:)` finds around `k`'s pose without inliers).
+    func place(of k: Int) -> [Int] {
+        placeMembers[Int(placeOffsets[k])..<Int(placeOffsets[k + 1])].map(Int.init)
     }
 
     /// Votes per place: a keyframe that has votes of its own (`keyframeVotes(for:)`) scores
