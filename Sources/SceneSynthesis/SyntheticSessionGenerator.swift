@@ -187,7 +187,7 @@ public struct SyntheticSessionGenerator: Sendable {
         let lightA = normalize(SIMD3(0.4, 0.8, 0.3)), lightB = normalize(SIMD3(-0.6, 0.5, -0.45))
         let shadeA = scene.planes.map { 0.7 + 0.35 * max(0, dot($0.normal, lightA)) }
         let shadeB = scene.planes.map { 0.7 + 0.35 * max(0, dot($0.normal, lightB)) - 0.08 }
-        let exposure = (hard ? 0.014 : 0.008) * s
+        let exposure = (hard ? 0.014 : 0.008) * s * options.motionBlur
         let seed = options.sessionSeed
 
         var textures: [String: RenderTexture] = [:]

@@ -39,6 +39,10 @@ public struct SyntheticSessionOptions: Sendable, Hashable {
     public var horizontalFieldOfViewDegrees: Double = 62
     /// Scales noise, blur, vignetting and exposure changes: 0 = clean images, 1 = default.
     public var effectsStrength: Double = 1
+    /// Scales the exposure over which each frame is blurred (on top of `effectsStrength`),
+    /// and nothing else: 0 renders the same route, noise and light with sharp frames, which
+    /// separates what motion blur costs from what the rest of a session does.
+    public var motionBlur: Double = 1
     public var imageFormat: ImageFormat = .jpg
     public var jpegQuality: Int = 85
     /// Textures from this folder's images (sorted by name, used in turn) instead of procedural ones.
@@ -60,6 +64,7 @@ public struct SyntheticSessionOptions: Sendable, Hashable {
         if width < 32 || height < 32 || width > 8192 || height > 8192 { return "image size must be 32...8192 on each side" }
         if !(horizontalFieldOfViewDegrees > 10 && horizontalFieldOfViewDegrees < 150) { return "field of view must be 10...150 degrees" }
         if !(effectsStrength >= 0 && effectsStrength <= 5) { return "effects strength must be 0...5" }
+        if !(motionBlur >= 0 && motionBlur <= 5) { return "motion blur must be 0...5" }
         if !(textureScale >= 0.05 && textureScale <= 4) { return "texture scale must be 0.05...4" }
         if jpegQuality < 1 || jpegQuality > 100 { return "JPEG quality must be 1...100" }
         return nil

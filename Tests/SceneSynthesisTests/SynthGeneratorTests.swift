@@ -38,6 +38,37 @@ import VPSModel
         #expect(SessionValidator.validate(directory: a.url).isEmpty)
     }
 
+    /// `motionBlur` 0 changes the exposure and nothing else: the same poses and odometry,
+    /// frames that differ, and sharper ones (more energy in horizontal differences).
+    @Test func motionBlurZeroKeepsTheRouteAndSharpensTheFrames() async throws {
+        let blurred = try ScratchDirectory("synth-blur"), sharp = try ScratchDirectory("synth-sharp")
+        var o = Self.options(route: .hard)
+        o.width = 192; o.height = 144; o.imageFormat = .png
+        try await SyntheticSessionGenerator(options: o).generate(to: blurred.url)
+        o.motionBlur = 0
+        try await SyntheticSessionGenerator(options: o).generate(to: sharp.url)
+        let a = try RecordedSession.load(from: blurred.url), b = try RecordedSession.load(from: sharp.url)
+        #expect(a.frames.map(\.pose) == b.frames.map(\.pose))
+        #expect(a.frames.map(\.odometry) == b.frames.map(\.odometry))
+        func energy(_ session: RecordedSession, _ dir: URL) throws -> Double {
+            var sum = 0.0
+            for f in session.frames {
+                let image = try GrayImage(decoding: Array(try Data(contentsOf: dir.appendingPathComponent(f.image))))
+                for y in 0..<image.height {
+                    for x in 1..<image.width {
+                        let d = Double(image[x, y]) - Double(image[x - 1, y])
+                        sum += d * d
+                    }
+                }
+            }
+            return sum
+        }
+        let blurredEnergy = try energy(a, blurred.url), sharpEnergy = try energy(b, sharp.url)
+        #expect(sharpEnergy > 1.2 * blurredEnergy, "sharp \(sharpEnergy), blurred \(blurredEnergy)")
+        o.motionBlur = -1
+        #expect(o.problem == "motion blur must be 0...5")
+    }
+
     @Test func sessionCarriesGroundTruthOdometryAndItsScene() async throws {
         let dir = try ScratchDirectory("synth-gt")
         var o = Self.options(route: .walk)

@@ -65,6 +65,9 @@ struct DatasetSynthCommand: Command {
                          help: "Horizontal field of view")
         let effects = Option("effects", .number().placeholder("K"), default: defaults.effectsStrength,
                              help: "Noise, blur, vignetting and exposure strength; 0 = clean")
+        let motionBlur = Option("motion-blur", .number().placeholder("K"), default: defaults.motionBlur,
+                                help: "Exposure time relative to the route's (14 ms on hard, 8 ms on the others, "
+                                    + "times --effects); 0 = sharp frames on the same route, noise and light")
         let format = Option("format", .oneOf(SyntheticSessionOptions.ImageFormat.self), default: defaults.imageFormat,
                             help: "Frame image format")
         let quality = Option("quality", .integer(in: 1...100).placeholder("Q"), default: defaults.jpegQuality,
@@ -93,6 +96,7 @@ struct DatasetSynthCommand: Command {
         o.width = args.size.width; o.height = args.size.height
         o.horizontalFieldOfViewDegrees = args.fov
         o.effectsStrength = args.effects
+        o.motionBlur = args.motionBlur
         o.imageFormat = args.format
         o.jpegQuality = args.quality
         o.textureFolder = args.textures.map { URL(fileURLWithPath: $0, isDirectory: true) }
