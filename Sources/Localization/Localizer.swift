@@ -6,7 +6,8 @@ import VPSModel
 
 /// Finds where a camera is in a map from one image.
 ///
-/// Pipeline per frame: decode → ORB → 2D–3D candidates (vocabulary nodes in single-shot
+/// Pipeline per frame: decode → motion-blur removal when the frame is smeared
+/// (`LocalizerOptions.motionDeblur`) → ORB → 2D–3D candidates (vocabulary nodes in single-shot
 /// mode, or projection of the local map with a pose prior in tracking mode) → Hamming
 /// matching with a ratio test → LO-RANSAC with upright P2P when the device's gravity comes
 /// with the frame, Lambda Twist P3P otherwise → guided passes that project the local map
@@ -130,6 +131,8 @@ public final class Localizer: Sendable {
         }
         var timings = StageTimings()
         var watch = Stopwatch()
+        let image = try deblurred(image)
+        timings.deblur = watch.lap()
         let features: FeatureSet
         let keypoints: [Keypoint]
         do {
@@ -198,6 +201,18 @@ public final class Localizer: Sendable {
                 return finish(strongest, rejection: why, evidence: nil, query, usedPrior: false, timings: timings)
             }
         }
+    }
+
+    /// `image` without its motion blur when it is smeared (`LocalizerOptions.motionDeblur`),
+    /// else `image` itself.
+    private func deblurred(_ image: GrayImage) throws -> GrayImage {
+        let o = options.motionDeblur
+        guard o.enabled, image.width >= 16, image.height >= 16, image.width * image.height <= o.maxPixels else { return image }
+        do {
+            let blur = try MotionBlur(estimating: image, minAnisotropy: o.minAnisotropy)
+            guard blur.length >= o.minLength, blur.length <= Double(min(image.width, image.height)) else { return image }
+            return try image.deblurred(blur, noiseToSignal: o.noiseToSignal)
+        } catch { throw LocalizationError.image(error) }
     }
 
     /// The places a frame may show, best first, each as the keyframes whose points it holds:
@@ -429,7 +444,7 @@ public final class Localizer: Sendable {
     private func finish(_ a: Attempt?, rejection: String?, evidence: PoseEvidence?, _ query: Query, usedPrior: Bool,
                         timings: StageTimings) -> LocalizationResult {
         var timings = timings
-        timings.total = timings.extract + timings.retrieve + timings.match + timings.solve + timings.refine + timings.verify
+        timings.total = timings.deblur + timings.extract + timings.retrieve + timings.match + timings.solve + timings.refine + timings.verify
         let matches = a?.matches.count ?? 0
         var result: LocalizationResult
         if let why = rejection ?? (a?.estimate == nil ? "no pose: \(matches) tentative matches" : nil) {

@@ -8,7 +8,7 @@ import VPSModel
 /// - `arcloud_http_requests_total{route,method,status}`
 /// - `arcloud_http_request_duration_seconds{route}` (histogram)
 /// - `arcloud_localizations_total{outcome}` (`localized`, `notLocalized`, `failed`)
-/// - `arcloud_localization_stage_seconds{stage}` (histogram: decode, extract, retrieve,
+/// - `arcloud_localization_stage_seconds{stage}` (histogram: decode, deblur, extract, retrieve,
 ///   match, solve, refine, verify, total — the localizer's own timings)
 /// - `arcloud_localization_queue_seconds` (histogram: wait for a worker)
 /// - `arcloud_maps_loaded`, `arcloud_http_requests_in_flight`, `arcloud_localization_workers`,

@@ -32,24 +32,24 @@ import Storage
         #expect(recall >= 0.98, "single-shot recall at (5 cm, 2°): \(recall)")
     }
 
-    /// Blur and dimmed light, with each frame's gravity as a phone sends it: 69 of 70
-    /// measured (one rejected, none placed wrongly); 94.3–98.6 % on eight more blurred
-    /// sessions of this scene. Raised above the 95 % first asked to the measured rate less one
-    /// frame (68 of 70 passes). Guards what gravity, weak seeds, coverage and the
+    /// Blur and dimmed light, with each frame's gravity as a phone sends it: 70 of 70
+    /// measured (69 without the motion-blur removal); 95.7–100 % on eight more blurred
+    /// sessions of this scene. The gate is the measured rate less one frame (69 of 70
+    /// passes). Guards what the motion-blur removal, gravity, weak seeds, coverage and the
     /// multi-probe fallback reach.
     @Test func hardQueryLocalizesSingleShotWithin5cm2deg() throws {
         let (_, outcomes) = try run("gallery-query-hard", mode: .singleShot)
         let recall = fractionWithin5cm2deg(outcomes)
-        #expect(recall >= 0.97, "single-shot recall at (5 cm, 2°): \(recall)")
+        #expect(recall >= 0.98, "single-shot recall at (5 cm, 2°): \(recall)")
     }
 
-    /// From the images alone (P3P hypotheses) the blurred frames are much harder: 60 of 70
-    /// measured (85.7–90.0 % over nine blurred sessions). This guards the image-only path,
-    /// which a client without an IMU takes.
+    /// From the images alone (P3P hypotheses) the blurred frames are harder: 66 of 70
+    /// measured (62 without the motion-blur removal; 92.9–97.1 % over nine blurred
+    /// sessions). This guards the image-only path, which a client without an IMU takes.
     @Test func hardQueryFromImagesAloneStillPlacesMostFrames() throws {
         let (_, outcomes) = try run("gallery-query-hard", mode: .singleShot, useGravity: false)
         let recall = fractionWithin5cm2deg(outcomes)
-        #expect(recall >= 0.8, "image-only single-shot recall at (5 cm, 2°): \(recall)")
+        #expect(recall >= 0.9, "image-only single-shot recall at (5 cm, 2°): \(recall)")
         let wrong = outcomes.filter { ($0.error?.translation ?? 0) > 0.25 }
         #expect(wrong.isEmpty, "\(wrong.map(\.frameId)) accepted more than 25 cm off")
     }
@@ -80,7 +80,8 @@ import Storage
     @Test func hardQueryLocalizesInTrackingModeWithin5cm2deg() throws {
         let (_, outcomes) = try run("gallery-query-hard", mode: .tracking)
         let recall = fractionWithin5cm2deg(outcomes)
-        // 69 of 70 measured; one frame of slack.
+        // 68 of 70 measured (frames 20 and 66 grown 7–8 cm off along the yaw–sideways
+        // ambiguity of a camera facing one wall); 69 without the motion-blur removal.
         #expect(recall >= 0.97, "tracking recall at (5 cm, 2°): \(recall)")
     }
 

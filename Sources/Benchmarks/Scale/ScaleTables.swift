@@ -98,11 +98,14 @@ package enum ScaleTables {
     }
 
     private static let mapWidths = [20, 9, 10, 9, 8, 9, 8, 7, 8, 12, 8, 8]
-    private static let stageWidths = [20, 8, 8, 9, 8, 8, 8, 8, 8, 7]
+    /// The map's label, one column per stage (`ScaleProbe.stages`), the baseline's total and the ratio.
+    private static let stageWidths = [20] + ScaleProbe.stages.map { _ in 8 } + [8, 7]
 
+    /// One line of `cells`, each right-aligned in its width (the first left-aligned); a
+    /// cell beyond `widths` gets 8 columns rather than being dropped.
     private static func row(_ cells: [String], widths: [Int]) -> String {
-        zip(cells, widths).enumerated().map { i, cw in
-            let (cell, width) = cw
+        cells.enumerated().map { i, cell in
+            let width = i < widths.count ? widths[i] : 8
             let pad = String(repeating: " ", count: max(0, width - cell.count))
             return i == 0 ? cell + pad : pad + cell
         }.joined(separator: " ") + "\n"

@@ -20,6 +20,7 @@ extension LocalizationResult {
         var timings = StageTimings()
         let t = response.timings
         timings.decode = t["decode"] ?? 0
+        timings.deblur = t["deblur"] ?? 0
         timings.extract = t["extract"] ?? 0
         timings.retrieve = t["retrieve"] ?? 0
         timings.match = t["match"] ?? 0

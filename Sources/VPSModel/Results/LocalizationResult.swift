@@ -3,6 +3,9 @@ import Geometry
 /// Wall-clock time spent in each stage of one localization, in milliseconds.
 public struct StageTimings: Sendable, Hashable, Codable {
     public var decode: Double = 0
+    /// Estimating the frame's motion blur, and removing it when there is some
+    /// (`LocalizerOptions.motionDeblur`).
+    public var deblur: Double = 0
     public var extract: Double = 0
     public var retrieve: Double = 0
     public var match: Double = 0
@@ -16,17 +19,17 @@ public struct StageTimings: Sendable, Hashable, Codable {
 
     /// Stage names and values in pipeline order (the order reports print them).
     public var stages: [(name: String, milliseconds: Double)] {
-        [("decode", decode), ("extract", extract), ("retrieve", retrieve), ("match", match),
+        [("decode", decode), ("deblur", deblur), ("extract", extract), ("retrieve", retrieve), ("match", match),
          ("solve", solve), ("refine", refine), ("verify", verify)]
     }
 
-    private enum CodingKeys: String, CodingKey { case decode, extract, retrieve, match, solve, refine, verify, total }
+    private enum CodingKeys: String, CodingKey { case decode, deblur, extract, retrieve, match, solve, refine, verify, total }
 
     /// Stages a file does not name (results written before a stage existed) read as 0.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         func v(_ k: CodingKeys) throws -> Double { try c.decodeIfPresent(Double.self, forKey: k) ?? 0 }
-        decode = try v(.decode); extract = try v(.extract); retrieve = try v(.retrieve); match = try v(.match)
+        decode = try v(.decode); deblur = try v(.deblur); extract = try v(.extract); retrieve = try v(.retrieve); match = try v(.match)
         solve = try v(.solve); refine = try v(.refine); verify = try v(.verify); total = try v(.total)
     }
 }

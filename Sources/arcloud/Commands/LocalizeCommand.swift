@@ -10,7 +10,7 @@ struct LocalizeCommand: Command {
     static let summary = "Localize every frame of a recorded session against a map (batch, all cores)"
     static let overview = """
         USAGE: arcloud localize --map <file.vpsmap> <session dir> [--mode single-shot|tracking]
-                                [--out <dir>] [--workers N] [--features N] [--no-gravity]
+                                [--out <dir>] [--workers N] [--features N] [--no-gravity] [--no-deblur]
                                 [--min-recall R]
                arcloud localize --server <url> --token <token> --map <map id> <session dir>
                                 [--concurrency N] [--mode ...] [--out <dir>] [--no-gravity]
@@ -65,6 +65,8 @@ struct LocalizeCommand: Command {
         let noGravity = Flag("no-gravity", help: "Localize from the images alone. By default each frame's gravity (from "
                                  + "its gravity-aligned odometry) goes with it, as a phone SDK sends it: pose hypotheses "
                                  + "then need two matches instead of three")
+        let noDeblur = Flag("no-deblur", help: "Use every frame as it comes. By default a frame smeared along one "
+                                + "direction by 6 px or more is deconvolved before its features are extracted")
         let minRecall = Option("min-recall", .number(in: 0...1).placeholder("<R>"),
                                help: "Exit 1 (after writing everything) when the share of frames within the summary's "
                                    + "first threshold, (5 cm, 2°) — or, without ground truth, the share localized — is "
@@ -98,7 +100,8 @@ struct LocalizeCommand: Command {
         var service: ServiceFrameLocalizer?
         var localMap: VPSMap?
         if let server = args.server {
-            for (local, given) in [("workers", args.isGiven(\.workers)), ("features", args.features != nil)] where given {
+            for (local, given) in [("workers", args.isGiven(\.workers)), ("features", args.features != nil),
+                                   ("no-deblur", args.noDeblur)] where given {
                 throw UsageError("--\(local) is for the embedded localizer; with --server use --concurrency")
             }
             workers = args.concurrency
@@ -112,6 +115,7 @@ struct LocalizeCommand: Command {
             }
             workers = args.workers
             var options = LocalizerOptions()
+            options.motionDeblur.enabled = !args.noDeblur
             if let features = args.features {
                 options.orb.featureCount = features
                 options.smallMapFeatureCount = nil

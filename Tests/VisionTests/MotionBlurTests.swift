@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import Baselines
+import Vision
+
+@Suite struct MotionBlurTests {
+    static let sharp = try! SyntheticImages.texture(width: 320, height: 240, seed: 7)
+
+    /// `image` smeared by a box of `length` px along `degrees` (pixel axes, y down): the mean of
+    /// bilinear samples along the segment centred on each pixel, as a shutter open while the
+    /// image moves uniformly.
+    static func smeared(_ image: GrayImage, length: Double, degrees: Double) throws -> GrayImage {
+        let c = cos(degrees * .pi / 180), s = sin(degrees * .pi / 180)
+        let w = image.width, h = image.height, steps = Int((length * 4).rounded(.up)) | 1
+        func at(_ x: Double, _ y: Double) -> Double {
+            let x = min(max(x, 0), Double(w - 1)), y = min(max(y, 0), Double(h - 1))
+            let x0 = Int(x), y0 = Int(y), x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
+            let ax = x - Double(x0), ay = y - Double(y0)
+            let top = Double(image[x0, y0]) * (1 - ax) + Double(image[x1, y0]) * ax
+            let bottom = Double(image[x0, y1]) * (1 - ax) + Double(image[x1, y1]) * ax
+            return top * (1 - ay) + bottom * ay
+        }
+        var out = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                var sum = 0.0
+                for k in 0..<steps {
+                    let t = length * (Double(k) / Double(steps - 1) - 0.5)
+                    sum += at(Double(x) + c * t, Double(y) + s * t)
+                }
+                out[y * w + x] = UInt8((sum / Double(steps)).rounded())
+            }
+        }
+        return try GrayImage(width: w, height: h, pixels: out)
+    }
+
+    /// RMS difference over the interior (a margin of `margin` px left out).
+    static func rms(_ a: GrayImage, _ b: GrayImage, margin: Int = 20) -> Double {
+        var sum = 0.0, n = 0
+        for y in margin..<(a.height - margin) {
+            for x in margin..<(a.width - margin) {
+                let d = Double(a[x, y]) - Double(b[x, y])
+                sum += d * d; n += 1
+            }
+        }
+        return (sum / Double(n)).squareRoot()
+    }
+
+    @Test(arguments: [(12.0, 0.0), (8.0, 90.0), (14.0, 30.0), (10.0, 150.0)])
+    func findsTheLengthAndDirectionOfASmear(length: Double, degrees: Double) throws {
+        let blurred = try Self.smeared(Self.sharp, length: length, degrees: degrees)
+        let b = try MotionBlur(estimating: blurred, minAnisotropy: 2)
+        let off = abs(b.angleDegrees - degrees).truncatingRemainder(dividingBy: 180)
+        #expect(min(off, 180 - off) <= 5, "direction \(b.angleDegrees)° for \(degrees)°")
+        #expect(abs(b.length - length) <= 2.5, "length \(b.length) px for \(length) px")
+        #expect(b.anisotropy >= 2)
+    }
+
+    @Test func aSharpImageHasNoDirectionToSpeakOf() throws {
+        let b = try MotionBlur(estimating: Self.sharp, minAnisotropy: 2)
+        #expect(b.anisotropy < 1.5, "anisotropy \(b.anisotropy)")
+        #expect(b.length == 0)  // not searched below the anisotropy asked for
+    }
+
+    /// Wiener deconvolution with the true smear, and with the estimated one, brings the
+    /// image closer to the sharp original.
+    @Test func deblurringBringsTheSharpImageBack() throws {
+        let blurred = try Self.smeared(Self.sharp, length: 12, degrees: 20)
+        let before = Self.rms(blurred, Self.sharp)
+        let known = Self.rms(try blurred.deblurred(MotionBlur(length: 12, angleDegrees: 20), noiseToSignal: 0.01), Self.sharp)
+        let estimate = try MotionBlur(estimating: blurred, minAnisotropy: 2)
+        let found = Self.rms(try blurred.deblurred(estimate, noiseToSignal: 0.01), Self.sharp)
+        let gentle = Self.rms(try blurred.deblurred(estimate, noiseToSignal: 0.1), Self.sharp)
+        // Measured: 18.7 grey levels RMS blurred, 9.5 with the true smear, 13.2 with the
+        // estimated one (14 px at 17.5°), 18.1 with it at the localizer's gentler 0.1.
+        #expect(known < 0.6 * before, "blurred \(before), deblurred with the true smear \(known)")
+        #expect(found < 0.8 * before, "blurred \(before), deblurred with \(estimate): \(found)")
+        #expect(gentle < before, "blurred \(before), deblurred at noise-to-signal 0.1: \(gentle)")
+    }
+
+    @Test func refusesWhatItCannotWorkWith() throws {
+        let tiny = try GrayImage(width: 8, height: 8, pixels: [UInt8](repeating: 0, count: 64))
+        #expect(throws: VisionError.self) { try MotionBlur(estimating: tiny, minAnisotropy: 2) }
+        for bad in [MotionBlur(length: 0, angleDegrees: 0), MotionBlur(length: 1000, angleDegrees: 0),
+                    MotionBlur(length: .nan, angleDegrees: 0), MotionBlur(length: 5, angleDegrees: .infinity)] {
+            #expect(throws: VisionError.self) { try Self.sharp.deblurred(bad, noiseToSignal: 0.01) }
+        }
+        #expect(throws: VisionError.self) { try Self.sharp.deblurred(MotionBlur(length: 5, angleDegrees: 0), noiseToSignal: 0) }
+        // A flat image: no gradient, no direction, nothing to search.
+        let flat = try GrayImage(width: 64, height: 64, pixels: [UInt8](repeating: 128, count: 64 * 64))
+        let b = try MotionBlur(estimating: flat, minAnisotropy: 2)
+        #expect(b.length == 0)
+    }
+}
