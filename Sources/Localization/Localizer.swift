@@ -129,10 +129,29 @@ public final class Localizer: Sendable {
             throw LocalizationError.imageSizeMismatch(image: (image.width, image.height),
                                                       intrinsics: (intrinsics.width, intrinsics.height))
         }
-        var timings = StageTimings()
         var watch = Stopwatch()
-        let image = try deblurred(image)
+        let sharpened = try deblurred(image)
+        var timings = StageTimings()
         timings.deblur = watch.lap()
+        let first = try localize(features: sharpened ?? image, intrinsics: intrinsics, prior: prior, gravity: gravity,
+                                 cancellation: cancellation, timings: timings)
+        guard sharpened != nil, !first.isLocalized else { return first }
+        // The smear removed is an estimate, and a wrong one can hide corners the frame had: a
+        // deconvolved frame that gives no accepted pose gets its turn as it was captured.
+        let second = try localize(features: image, intrinsics: intrinsics, prior: prior, gravity: gravity,
+                                  cancellation: cancellation, timings: StageTimings())
+        var result = second.isLocalized ? second : first
+        result.timings = first.timings + second.timings
+        return result
+    }
+
+    /// Localizes `image` as it is (`localize(image:…)` after the motion-blur stage), its
+    /// stage times added to `timings`.
+    private func localize(features image: GrayImage, intrinsics: CameraIntrinsics, prior: Pose?,
+                          gravity: SIMD3<Double>?, cancellation: LocalizationCancellation,
+                          timings: StageTimings) throws -> LocalizationResult {
+        var timings = timings
+        var watch = Stopwatch()
         let features: FeatureSet
         let keypoints: [Keypoint]
         do {
@@ -204,13 +223,13 @@ public final class Localizer: Sendable {
     }
 
     /// `image` without its motion blur when it is smeared (`LocalizerOptions.motionDeblur`),
-    /// else `image` itself.
-    private func deblurred(_ image: GrayImage) throws -> GrayImage {
+    /// else nil.
+    private func deblurred(_ image: GrayImage) throws -> GrayImage? {
         let o = options.motionDeblur
-        guard o.enabled, image.width >= 16, image.height >= 16, image.width * image.height <= o.maxPixels else { return image }
+        guard o.enabled, image.width >= 16, image.height >= 16, image.width * image.height <= o.maxPixels else { return nil }
         do {
             let blur = try MotionBlur(estimating: image, minAnisotropy: o.minAnisotropy)
-            guard blur.length >= o.minLength, blur.length <= Double(min(image.width, image.height)) else { return image }
+            guard blur.length >= o.minLength, blur.length <= Double(min(image.width, image.height)) else { return nil }
             return try image.deblurred(blur, noiseToSignal: o.noiseToSignal)
         } catch { throw LocalizationError.image(error) }
     }

@@ -156,7 +156,8 @@ public struct VocabularyProbes: Sendable, Hashable {
 /// A frame smeared along one direction gives corners that match their neighbours along it
 /// nearly as well as their own map points, and guided matching settles wherever it started:
 /// a degree or so of yaw and a few centimetres off, with hundreds of inliers that make the
-/// pose look certain. A frame is deconvolved only when both tests below call it smeared;
+/// pose look certain. A frame is deconvolved only when both tests below call it smeared
+/// (and localized again as captured when the deconvolved frame gives no accepted pose);
 /// any other frame is used as it is, for one pass over half its rows (about 0.4 ms at
 /// 640×480). A smeared one costs about 20 ms more (the length search and the deconvolution
 /// are four Fourier transforms).

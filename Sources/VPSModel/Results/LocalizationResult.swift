@@ -23,6 +23,15 @@ public struct StageTimings: Sendable, Hashable, Codable {
          ("solve", solve), ("refine", refine), ("verify", verify)]
     }
 
+    /// Stage by stage sums, for a frame localized in more than one attempt.
+    public static func + (a: StageTimings, b: StageTimings) -> StageTimings {
+        var t = StageTimings()
+        t.decode = a.decode + b.decode; t.deblur = a.deblur + b.deblur; t.extract = a.extract + b.extract
+        t.retrieve = a.retrieve + b.retrieve; t.match = a.match + b.match; t.solve = a.solve + b.solve
+        t.refine = a.refine + b.refine; t.verify = a.verify + b.verify; t.total = a.total + b.total
+        return t
+    }
+
     private enum CodingKeys: String, CodingKey { case decode, deblur, extract, retrieve, match, solve, refine, verify, total }
 
     /// Stages a file does not name (results written before a stage existed) read as 0.
