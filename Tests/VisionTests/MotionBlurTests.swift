@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Baselines
+import Support
 import Vision
 
 @Suite struct MotionBlurTests {
@@ -36,14 +37,11 @@ import Vision
 
     /// RMS difference over the interior (a margin of `margin` px left out).
     static func rms(_ a: GrayImage, _ b: GrayImage, margin: Int = 20) -> Double {
-        var sum = 0.0, n = 0
+        var differences: [Double] = []
         for y in margin..<(a.height - margin) {
-            for x in margin..<(a.width - margin) {
-                let d = Double(a[x, y]) - Double(b[x, y])
-                sum += d * d; n += 1
-            }
+            for x in margin..<(a.width - margin) { differences.append(Double(a[x, y]) - Double(b[x, y])) }
         }
-        return (sum / Double(n)).squareRoot()
+        return Statistics.rms(differences) ?? 0
     }
 
     @Test(arguments: [(12.0, 0.0), (8.0, 90.0), (14.0, 30.0), (10.0, 150.0)])
