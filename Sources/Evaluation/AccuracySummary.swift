@@ -88,6 +88,37 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
     /// The scene scale the thresholds are shares of, in the map's units, when the map's
     /// units are unknown (errors are then in those units); nil on a metric map.
     public var sceneScale: Double?
+    /// How well the answers' own `accuracy` holds, over localized frames with ground truth.
+    public var calibration: Calibration?
+
+    /// Localized frames with ground truth, and how many lie within their claimed 95 %
+    /// bounds (position and rotation both): a calibrated localizer keeps about 95 %.
+    public struct Calibration: Sendable, Hashable, Codable {
+        /// Localized frames with ground truth and a claimed accuracy.
+        public var accepted: Int
+        /// Of those, the frames whose error lies within their claim.
+        public var withinClaim: Int
+        /// Median over those frames of (position error / claimed bound), and of the rotation's.
+        public var medianPositionRatio: Double
+        public var medianRotationRatio: Double
+
+        public var fraction: Double { accepted > 0 ? Double(withinClaim) / Double(accepted) : 0 }
+
+        /// The calibration of `outcomes`; nil when none is localized with ground truth and a claim.
+        public init?(_ outcomes: [FrameOutcome]) {
+            var within = 0, position: [Double] = [], rotation: [Double] = []
+            for o in outcomes {
+                guard let a = o.result.accuracy, let e = o.error else { continue }
+                if a.contains(translation: e.translation, rotationDegrees: e.rotationDegrees) { within += 1 }
+                position.append(e.translation / max(a.position, .leastNonzeroMagnitude))
+                rotation.append(e.rotationDegrees / max(a.rotationDegrees, .leastNonzeroMagnitude))
+            }
+            guard !position.isEmpty else { return nil }
+            accepted = position.count; withinClaim = within
+            medianPositionRatio = Statistics.median(position) ?? 0
+            medianRotationRatio = Statistics.median(rotation) ?? 0
+        }
+    }
 
     public struct ThresholdRecall: Sendable, Hashable, Codable {
         public var threshold: ErrorThreshold
@@ -114,6 +145,7 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
             return ThresholdRecall(threshold: th, fraction: withGT.isEmpty ? 0 : Double(hits) / Double(withGT.count))
         }
         ateRMSE = Statistics.rms(t)
+        calibration = Calibration(withGT)
         self.wallSeconds = wallSeconds
         framesPerSecond = wallSeconds > 0 ? Double(frames) / wallSeconds : 0
         var stages: [(String, [Double])] = StageTimings().stages.map { ($0.name, []) } + [("total", [])]
@@ -154,6 +186,11 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
                              + String(format: "%.1f %%", r.fraction * 100))
             }
             lines.append("ATE RMSE          \(cm(ateRMSE))")
+            if let c = calibration {
+                lines.append(String(format: "within claim      %.1f %% (%d of %d localized frames inside their 95 %% accuracy; "
+                                    + "median error / claim: position %.2f, rotation %.2f)",
+                                    100 * c.fraction, c.withinClaim, c.accepted, c.medianPositionRatio, c.medianRotationRatio))
+            }
         } else {
             lines.append("no ground truth in this session: accuracy not measured")
         }

@@ -33,6 +33,8 @@ public struct Matrix3: Sendable, Hashable, Codable {
         SIMD3((m.r0 * v).sum(), (m.r1 * v).sum(), (m.r2 * v).sum())
     }
 
+    public static func * (m: Matrix3, s: Double) -> Matrix3 { Matrix3(rows: m.r0 * s, m.r1 * s, m.r2 * s) }
+
     public static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
         let bt = b.transposed
         return Matrix3(rows: SIMD3((a.r0 * bt.r0).sum(), (a.r0 * bt.r1).sum(), (a.r0 * bt.r2).sum()),

@@ -176,8 +176,21 @@ public final class Localizer: Sendable {
                                                 timings: &timings).attempt,
            priorRejection(a, query) == nil, let e = a.estimate, agrees(e.pose, with: prior) {
             let grown = try grow(a, query, timings: &timings)
-            return finish(grown, rejection: priorRejection(grown, query), evidence: nil, query, usedPrior: true,
-                          timings: timings)
+            var watch = Stopwatch()
+            var rejection = priorRejection(grown, query)
+            var accuracy: PoseAccuracy?, refined: Pose?
+            if rejection == nil {
+                let u = uncertainty(of: grown, query)
+                (accuracy, rejection) = bounds(u)
+                refined = u.pose?.pose
+            }
+            timings.verify += watch.lap()
+            if rejection == nil {
+                return finish(grown, rejection: nil, evidence: nil, accuracy: accuracy, refined: refined, query,
+                              usedPrior: true, timings: timings)
+            }
+            // A pose the prior's matches do not pin down is not the last word: the frame is
+            // searched from the image alone, as a frame without a prior would be.
         }
         // Each global pose with a few inliers is grown at once and judged; the multi-probe
         // search, costlier, runs only while none is accepted (`GlobalSearchStateMachine`).
@@ -212,12 +225,13 @@ public final class Localizer: Sendable {
                 action = machine.judged(verdict, accepted: verdict.rejection == nil,
                                         log10NFA: verdict.evidence.log10NFA)
             case .finish(let best):
-                return finish(best.attempt, rejection: best.rejection, evidence: best.evidence, query,
-                              usedPrior: false, timings: timings)
+                return finish(best.attempt, rejection: best.rejection, evidence: best.evidence, accuracy: best.accuracy,
+                              refined: best.refined, query, usedPrior: false, timings: timings)
             case .finishWithoutPose(let strongest):
                 let why = strongest?.estimate == nil ? "no pose: \(strongest?.matches.count ?? 0) tentative matches"
                     : "too few inliers to judge (\(strongest?.inliers ?? 0) < \(gate))"
-                return finish(strongest, rejection: why, evidence: nil, query, usedPrior: false, timings: timings)
+                return finish(strongest, rejection: why, evidence: nil, accuracy: nil, refined: nil, query,
+                              usedPrior: false, timings: timings)
             }
         }
     }
@@ -460,8 +474,9 @@ public final class Localizer: Sendable {
     }
 
     /// The frame's result for `a` (nil: no pose at all), rejected when `rejection` says why.
-    private func finish(_ a: Attempt?, rejection: String?, evidence: PoseEvidence?, _ query: Query, usedPrior: Bool,
-                        timings: StageTimings) -> LocalizationResult {
+    /// An accepted answer gives `refined` (the pose its `accuracy` describes) when there is one.
+    private func finish(_ a: Attempt?, rejection: String?, evidence: PoseEvidence?, accuracy: PoseAccuracy?,
+                        refined: Pose?, _ query: Query, usedPrior: Bool, timings: StageTimings) -> LocalizationResult {
         var timings = timings
         timings.total = timings.deblur + timings.extract + timings.retrieve + timings.match + timings.solve + timings.refine + timings.verify
         let matches = a?.matches.count ?? 0
@@ -474,10 +489,11 @@ public final class Localizer: Sendable {
             result.evidence?.candidate = a?.estimate?.pose
         } else {
             let e = a!.estimate!
-            result = LocalizationResult(status: .localized, pose: e.pose,
+            result = LocalizationResult(status: .localized, pose: refined ?? e.pose,
                                         sectionId: majoritySection(of: a!) ?? sectionContaining(e.pose.center),
                                         inliers: e.inlierCount, matches: matches, reprojectionError: e.rmsError,
                                         usedPrior: usedPrior, timings: timings)
+            result.accuracy = accuracy
             result.evidence = evidence
         }
         if let a {

@@ -69,6 +69,14 @@ public struct MapBuildOptions: Sendable, Hashable {
     /// shipped gallery sessions: 74 % of query frames localized with 3, 99 % with 2).
     public var minTrackLength: Int = 2
 
+    /// Describe points also from ASIFT's simulated views of their keyframes
+    /// (`AffineView.mapViews`; `map build --affine-views`), for maps of few photos whose
+    /// queries come from far off every photo. Off by default: see docs/maps.md for what it
+    /// gains and costs on the real-photo splits.
+    public var affineViews = false
+    /// Simulated-view descriptors a point may get beyond its own.
+    public var maxAffineDescriptorsPerPoint: Int = 8
+
     /// Vocabulary leaves aim at about this many points per word.
     public var pointsPerWord: Double = 8
     /// Threads for extraction and matching (0: all cores).
@@ -107,6 +115,7 @@ public struct MapBuildOptions: Sendable, Hashable {
             "minTrackLength": "\(minTrackLength)", "maxDepthUncertainty": "\(maxDepthUncertainty)",
             "maxDepthUncertaintyFewPhotos": "\(maxDepthUncertaintyFewPhotos)",
             "twoViewUncertaintyFactor": "\(twoViewUncertaintyFactor)", "pointsPerWord": "\(pointsPerWord)",
+            "affineViews": "\(affineViews)", "maxAffineDescriptorsPerPoint": "\(maxAffineDescriptorsPerPoint)",
         ]
     }
 }

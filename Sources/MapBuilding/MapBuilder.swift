@@ -66,7 +66,10 @@ public struct MapBuilder: Sendable {
             log(run.finish("extend", "\(run.report.extendedObservations) observations added to \(run.report.extendedPoints) "
                        + "points, \(kept.reduce(0) { $0 + $1.track.count }) observations"))
         }
-        let points = try selectDescriptors(kept, features, frames, threads: threads, &run, log)
+        var points = try selectDescriptors(kept, features, frames, threads: threads, &run, log)
+        if options.affineViews {
+            try addAffineViewDescriptors(&points, frames, images: images, threads: threads, &run, log)
+        }
         let vocabulary = try trainVocabulary(points, &run, log)
         let (content, sections, keyframes) = assignSections(points, frames, metadata: metadata, scene: scene, &run, log)
 

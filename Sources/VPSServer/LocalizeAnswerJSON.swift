@@ -30,6 +30,14 @@ enum LocalizeAnswerJSON {
             out += "]"
             return true
         }
+        if let a = r.accuracy {
+            key("accuracy")
+            out += "{\"position\":"
+            guard number(a.position) else { return nil }
+            out += ",\"rotationDegrees\":"
+            guard number(a.rotationDegrees) else { return nil }
+            out += "}"
+        }
         key("inliers"); out += String(r.inliers)
         key("mapId"); out += JSONLiteral.string(r.mapId)
         if let v = r.mapVersion { key("mapVersion"); out += JSONLiteral.string(v) }

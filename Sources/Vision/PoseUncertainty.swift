@@ -1,25 +1,56 @@
 public import Geometry
 import VisionCore
 
-/// How well a set of inlier correspondences pins a pose down: the first-order covariance
-/// of the pose (the inverse of the Gauss–Newton information matrix at the pose), reduced to
-/// the standard deviations of its worst-determined rotation axis and camera-centre
-/// direction.
+/// How well a set of inlier correspondences pins a pose down, and the 95 % bounds on its
+/// error that a localized answer publishes.
 ///
-/// A dozen inliers spread over the image fix a pose to a fraction of a degree; the same
-/// dozen on one small patch, or all far away, leave rotation and translation trading
-/// against each other, and the pose may then be far off while every inlier fits.
+/// Three things make the estimate honest rather than formal:
+/// - each inlier's residual covariance holds its keypoint noise (per pyramid level) and its
+///   map point's own triangulation covariance seen through the projection, so a point whose
+///   depth the map hardly knows informs the pose only across its ray;
+/// - the covariance is scaled by the variance factor of the inliers' own residuals
+///   (χ²/dof, at least 1): if they scatter 2 px where 1 px was assumed, the pose is twice as
+///   uncertain;
+/// - a delete-a-group jackknife over image regions (`groups`) re-solves the pose without
+///   each region; errors correlated within a region (a facade matched one window along, a
+///   patch of points triangulated at the same wrong depth) move the pose when left out,
+///   though every inlier fits. The larger of the two estimates is kept.
 public struct PoseUncertainty: Sendable, Hashable {
     /// Standard deviation of the worst-determined rotation axis, degrees.
     public var rotationDegrees: Double
     /// Standard deviation of the camera centre along its worst direction, world units.
     public var centre: Double
+    /// √(χ²/dof) of the inliers under the noise model, at least 1.
+    public var residualScale: Double
+    /// The image regions the jackknife left out in turn; 0 when it did not run.
+    public var jackknifeGroups: Int
     /// False when the correspondences do not determine the pose (fewer than three, or
     /// degenerate); both deviations are then infinite.
     public var isDetermined: Bool
+    /// The pose the bounds describe: when the jackknife ran, the weighted least-squares pose
+    /// under this noise model (a few Gauss–Newton steps from the pose given, with each
+    /// inlier weighted by its keypoint and map-point covariance); else the pose given.
+    public var pose: CameraFromWorld?
 
-    public init(rotationDegrees: Double, centre: Double, isDetermined: Bool) {
-        self.rotationDegrees = rotationDegrees; self.centre = centre; self.isDetermined = isDetermined
+    /// A bound on the camera centre's error, world units, that holds together with
+    /// `rotationBound95Degrees` in 95 % of answers (each alone in 97.5 %): the larger of the
+    /// formal estimate's (`bound95Factor` σ) and the jackknife's (Hotelling's T² for the
+    /// degrees of freedom of a variance measured from a few regions).
+    public var centreBound95: Double
+    /// A 95 % bound on the rotation error, degrees (likewise).
+    public var rotationBound95Degrees: Double
+
+    /// √(χ²₃ at 97.5 %): an error vector whose covariance has largest eigenvalue σ² lies
+    /// within this many σ with probability at least 97.5 %. The centre's and the rotation's
+    /// bounds each take it, so that both hold together in at least 95 % of answers.
+    public static let bound95Factor = 3.0575159205629903
+
+    public init(rotationDegrees: Double, centre: Double, residualScale: Double = 1, jackknifeGroups: Int = 0,
+                rotationBound95Degrees: Double? = nil, centreBound95: Double? = nil, isDetermined: Bool) {
+        self.rotationDegrees = rotationDegrees; self.centre = centre; self.residualScale = residualScale
+        self.jackknifeGroups = jackknifeGroups; self.isDetermined = isDetermined
+        self.rotationBound95Degrees = rotationBound95Degrees ?? Self.bound95Factor * rotationDegrees
+        self.centreBound95 = centreBound95 ?? Self.bound95Factor * centre
     }
 
     /// The uncertainty of `pose` given `pixels[i]` (undistorted) observing `worldPoints[i]`,
@@ -27,18 +58,20 @@ public struct PoseUncertainty: Sendable, Hashable {
     /// - Parameters:
     ///   - noise: the keypoints' position noise in level-0 pixels (one standard deviation).
     ///   - sigmas: empty, or each keypoint's noise relative to level 0 (`scaleFactor^octave`).
-    ///   - pointSigmas: empty, or each world point's own uncertainty as seen in this image
-    ///     (pixels), added in quadrature to its keypoint's noise.
+    ///   - pointCovariances: empty, or each world point's covariance (world units²).
+    ///   - groups: empty, or each correspondence's image region for the jackknife (negative:
+    ///     none); it runs when at least four regions hold two inliers or more.
     ///   - gravity: the measured gravity in camera coordinates, with `gravitySigmaDegrees`,
     ///     when the pose was solved with it as a prior.
     public init(of pose: CameraFromWorld, pixels: [SIMD2<Double>], worldPoints: [SIMD3<Double>],
-                camera: CameraIntrinsics, noise: Double = 1, sigmas: [Double] = [], pointSigmas: [Double] = [],
-                gravity: SIMD3<Double>? = nil, gravitySigmaDegrees: Double = 0.5) throws(VisionError) {
+                camera: CameraIntrinsics, noise: Double = 1, sigmas: [Double] = [], pointCovariances: [Matrix3] = [],
+                groups: [Int32] = [], gravity: SIMD3<Double>? = nil, gravitySigmaDegrees: Double = 0.5) throws(VisionError) {
         let n = pixels.count
-        guard worldPoints.count == n, sigmas.isEmpty || sigmas.count == n, pointSigmas.isEmpty || pointSigmas.count == n,
+        guard worldPoints.count == n, sigmas.isEmpty || sigmas.count == n,
+              pointCovariances.isEmpty || pointCovariances.count == n, groups.isEmpty || groups.count == n,
               noise > 0, noise.isFinite else {
             throw VisionError(.invalidArgument, "\(n) pixels, \(worldPoints.count) world points, \(sigmas.count) sigmas, "
-                              + "\(pointSigmas.count) point sigmas, noise \(noise)")
+                              + "\(pointCovariances.count) point covariances, \(groups.count) groups, noise \(noise)")
         }
         let scaled = sigmas.isEmpty ? [Double](repeating: noise, count: n) : sigmas.map { $0 * noise }
         var cam = vc_pinhole(fx: camera.fx, fy: camera.fy, cx: camera.cx, cy: camera.cy)
@@ -46,19 +79,39 @@ public struct PoseUncertainty: Sendable, Hashable {
         let t = [pose.translation.x, pose.translation.y, pose.translation.z]
         let down = gravity.map { [$0.x, $0.y, $0.z] } ?? []
         let world = packXYZ(worldPoints)
+        let covariances = pointCovariances.flatMap { c in [c.r0.x, c.r0.y, c.r0.z, c.r1.y, c.r1.z, c.r2.z] }
         var out = vc_pose_uncertainty()
         let status = pixels.withUnsafeBufferPointer { p2 in
             p2.withMemoryRebound(to: Double.self) { p in
-                pointSigmas.withUnsafeBufferPointer { ps in
-                    down.withUnsafeBufferPointer { g in
-                        vc_pose_covariance(&cam, p.baseAddress, world, scaled, ps.isEmpty ? nil : ps.baseAddress,
-                                           Int32(n), r, t, g.isEmpty ? nil : g.baseAddress, gravitySigmaDegrees, &out)
+                covariances.withUnsafeBufferPointer { pc in
+                    groups.withUnsafeBufferPointer { g in
+                        down.withUnsafeBufferPointer { d in
+                            vc_pose_covariance(&cam, p.baseAddress, world, scaled, pc.isEmpty ? nil : pc.baseAddress,
+                                               g.isEmpty ? nil : g.baseAddress, Int32(n), r, t,
+                                               d.isEmpty ? nil : d.baseAddress, gravitySigmaDegrees, &out)
+                        }
                     }
                 }
             }
         }
         try VisionError.check(status)
         self.init(rotationDegrees: out.rotation_sigma_rad * 180 / .pi, centre: out.centre_sigma,
+                  residualScale: out.residual_scale, jackknifeGroups: Int(out.jackknife_groups),
+                  rotationBound95Degrees: out.rotation_bound95_rad * 180 / .pi, centreBound95: out.centre_bound95,
                   isDetermined: out.determined != 0)
+        let rr = withUnsafeBytes(of: out.refined_R_cw) { Array($0.bindMemory(to: Double.self)) }
+        let rt = withUnsafeBytes(of: out.refined_t_cw) { Array($0.bindMemory(to: Double.self)) }
+        self.pose = CameraFromWorld(rotation: Matrix3(rowMajor: rr), translation: SIMD3(rt[0], rt[1], rt[2]))
+    }
+
+    /// Each pixel's region in a `columns` × `rows` grid over an image of `width` × `height`
+    /// (the jackknife's groups: errors that are correlated are mostly near one another).
+    public static func gridRegions(of pixels: [SIMD2<Double>], width: Int, height: Int, columns: Int = 6,
+                                   rows: Int = 6) -> [Int32] {
+        let cw = Double(max(width, 1)) / Double(columns), ch = Double(max(height, 1)) / Double(rows)
+        return pixels.map { p in
+            let c = min(max(Int(p.x / cw), 0), columns - 1), r = min(max(Int(p.y / ch), 0), rows - 1)
+            return Int32(r * columns + c)
+        }
     }
 }

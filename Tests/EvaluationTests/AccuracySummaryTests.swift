@@ -26,6 +26,31 @@ import VPSModel
         return FrameOutcome(frameId: "\(i)", timestamp: Double(i) / 10, result: result, groundTruth: truth ? gt : nil)
     }
 
+    @Test func calibrationCountsFramesWithinTheirClaimedAccuracy() throws {
+        // Claims of 0.05 units and 1°: errors 0.01 (within), 0.10 (outside), 0.04 (within);
+        // a rejected frame and a frame without ground truth do not count.
+        var outcomes = [outcome(0, error: 0.01), outcome(1, error: 0.10), outcome(2, error: 0.04), outcome(3, error: nil),
+                        outcome(4, error: 0.01, truth: false)]
+        for i in outcomes.indices where outcomes[i].result.isLocalized {
+            outcomes[i].result.accuracy = PoseAccuracy(position: 0.05, rotationDegrees: 1)
+        }
+        let c = try #require(AccuracySummary(outcomes: outcomes, wallSeconds: 1).calibration)
+        #expect(c.accepted == 3 && c.withinClaim == 2)
+        #expect(abs(c.medianPositionRatio - 0.8) < 1e-12)
+        let s = AccuracySummary(outcomes: outcomes, wallSeconds: 1)
+        #expect(s.text.contains("within claim      66.7 % (2 of 3"), "\(s.text)")
+        // A claim of the rotation alone failing puts the frame outside too.
+        outcomes[0].result.accuracy = PoseAccuracy(position: 0.05, rotationDegrees: 0)
+        outcomes[0].result.pose?.rotation = Quaternion(axis: SIMD3(0, 1, 0), angle: 0.01)
+        #expect(AccuracySummary(outcomes: outcomes, wallSeconds: 1).calibration?.withinClaim == 1)
+        // Runs without claims (written before accuracy existed) have no calibration.
+        #expect(AccuracySummary(outcomes: [outcome(0, error: 0.01)], wallSeconds: 1).calibration == nil)
+        // summary.json carries it.
+        let json = try JSONEncoder().encode(s)
+        let back = try JSONDecoder().decode(AccuracySummary.self, from: json)
+        #expect(back.calibration == s.calibration)
+    }
+
     @Test func recallCountsRejectedFramesAsMisses() {
         let outcomes = [outcome(0, error: 0.01), outcome(1, error: 0.10), outcome(2, error: 2.0), outcome(3, error: nil)]
         let s = AccuracySummary(outcomes: outcomes, wallSeconds: 2)

@@ -10,13 +10,18 @@ import Vision
 
     /// Point 0 at (0, 0, 10) seen by keyframes at x = 0 and x = `baseline`, all looking +z.
     func map(baseline: Double) throws -> VPSMap {
-        let keyframes = [0.0, baseline].enumerated().map { k, x in
+        let centres = [0.0, baseline]
+        let keyframes = centres.enumerated().map { k, x in
             MapKeyframe(name: "k\(k)", timestamp: Double(k), pose: Pose(rotation: .identity, translation: SIMD3(x, 0, 0)),
                         intrinsics: camera)
         }
         let n = 4
         let observations = (0..<n).flatMap { p in
-            (0..<2).map { k in MapObservation(point: UInt32(p), keyframe: UInt32(k), pixel: .zero, octave: 0) }
+            // Where each keyframe sees the point (p, 0, 10): the map's residuals are zero.
+            (0..<2).map { k in
+                let u: Double = 320 + 500 * (Double(p) - centres[k]) / 10
+                return MapObservation(point: UInt32(p), keyframe: UInt32(k), pixel: SIMD2(Float(u), 240), octave: 0)
+            }
         }
         let descriptors = (0..<32 * n).map { UInt8(truncatingIfNeeded: $0 &* 37) }
         let vocabulary = try Vocabulary.train(descriptors: descriptors, parameters: .init(branching: 2, levels: 1))
@@ -38,6 +43,23 @@ import Vision
         // Depth σ for two views 0.2 apart at 10: about 10² / (500 · 0.2) / √2·… ≈ 1.
         let depthSigma = narrow.covariance(of: 0).r2.z.squareRoot()
         #expect(depthSigma > 0.5 && depthSigma < 2)
+    }
+
+    @Test func aMapWhoseObservationsScatterWidensEveryPoint() throws {
+        // The same pair with every observation 3 px off its point's projection: the map's
+        // variance factor scales each covariance by it (here all residual, no dof to spare
+        // but one per point).
+        let exact = try map(baseline: 5)
+        let shifted = try VPSMap(metadata: exact.metadata, keyframes: exact.keyframes, points: exact.points,
+                                 observations: exact.observations.map { o in
+                                     var o = o
+                                     o.pixel.y += o.keyframe == 0 ? 3 : -3
+                                     return o
+                                 }, vocabulary: exact.vocabulary)
+        let a = PointUncertainty(map: exact, scaleFactor: 1.2), b = PointUncertainty(map: shifted, scaleFactor: 1.2)
+        #expect(a.residualScale == 1)
+        #expect(b.residualScale > 3, "\(b.residualScale)")
+        #expect(abs(b.covariance(of: 0).r2.z / a.covariance(of: 0).r2.z - b.residualScale * b.residualScale) < 1e-6)
     }
 
     @Test func aQueryOnTheMappingPathSeesLittleOfTheDepthErrorOneFromTheSideSeesIt() throws {

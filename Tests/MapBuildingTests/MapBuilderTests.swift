@@ -55,6 +55,28 @@ struct MapBuilderTests {
         #expect(map.metadata.builder["orbFeatures"] == "800")
     }
 
+    /// With `affineViews`, points are also described from ASIFT's simulated views of their
+    /// keyframes: the same points, more descriptors, each a view's own (not a copy).
+    @Test func simulatedViewsAddDescriptorsToTheSamePoints() throws {
+        let (dir, session) = Self.session
+        let frames = try MapBuildFrame.frames(of: session, in: dir)
+        var without = Self.options(), with = Self.options()
+        without.affineViews = false
+        with.affineViews = true
+        let plain = try MapBuilder(options: without).build(frames: frames, metadata: MapMetadata(name: "wall", source: "")).map
+        let rich = try MapBuilder(options: with).build(frames: frames, metadata: MapMetadata(name: "wall", source: "")).map
+        #expect(plain.points.count == rich.points.count)
+        #expect(rich.viewDescriptors.count > plain.viewDescriptors.count + plain.points.count / 4,
+                "\(rich.viewDescriptors.count) against \(plain.viewDescriptors.count)")
+        #expect(rich.viewDescriptors.count <= plain.viewDescriptors.count + rich.points.count * with.maxAffineDescriptorsPerPoint)
+        #expect(rich.metadata.builder["affineViews"] == "true" && plain.metadata.builder["affineViews"] == "false")
+        // No point gets a descriptor twice.
+        let distinct = Set((0..<rich.viewDescriptors.count).map { i in
+            withUnsafeBytes(of: rich.viewDescriptors.points[i]) { Array($0) } + Array(rich.viewDescriptors.descriptor(i))
+        })
+        #expect(distinct.count == rich.viewDescriptors.count)
+    }
+
     @Test func buildWriteReopenRoundTrip() throws {
         let (dir, session) = Self.session
         let scratch = try makeScratchDirectory()

@@ -56,14 +56,92 @@ import TestSupport
         let noisy = try PoseUncertainty(of: scene.truth, pixels: scene.pixels, worldPoints: scene.world, camera: testCamera,
                                         noise: 2)
         #expect(abs(noisy.rotationDegrees / base.rotationDegrees - 2) < 1e-6)
+        // Points known to ±0.3 world units in every direction, at 2–10 units' depth: tens of pixels.
         let uncertainPoints = try PoseUncertainty(of: scene.truth, pixels: scene.pixels, worldPoints: scene.world,
-                                                  camera: testCamera, pointSigmas: Array(repeating: 3, count: 30))
+                                                  camera: testCamera,
+                                                  pointCovariances: Array(repeating: Matrix3.identity * 0.09, count: 30))
         #expect(uncertainPoints.rotationDegrees > 3 * base.rotationDegrees)
         // World down (0, −1, 0) seen by the true camera.
         let down = scene.truth.rotation * SIMD3(0, -1, 0)
         let withGravity = try PoseUncertainty(of: scene.truth, pixels: scene.pixels, worldPoints: scene.world,
                                               camera: testCamera, gravity: down, gravitySigmaDegrees: 0.01)
         #expect(withGravity.rotationDegrees < base.rotationDegrees)
+    }
+
+    @Test func residualsThatScatterMoreThanModelledWidenTheBounds() throws {
+        // 2 px of noise under a 1 px model: the residuals' own variance factor makes the
+        // bounds about twice those of exact pixels.
+        var rng = SplitMix(seed: 12)
+        let exact = SyntheticScene(n: 200, rng: &rng)
+        let noisy = exact.pixels.map { $0 + 2 * SIMD2(rng.gaussian(), rng.gaussian()) }
+        let solved = try AbsolutePoseEstimator.refine(exact.truth, pixels: noisy, worldPoints: exact.world,
+                                                      camera: testCamera, loss: .trivial).pose
+        let modelled = try PoseUncertainty(of: exact.truth, pixels: exact.pixels, worldPoints: exact.world, camera: testCamera)
+        let measured = try PoseUncertainty(of: solved, pixels: noisy, worldPoints: exact.world, camera: testCamera)
+        #expect(abs(modelled.residualScale - 1) < 1e-9)
+        #expect(measured.residualScale > 1.7 && measured.residualScale < 2.3, "\(measured.residualScale)")
+        #expect(measured.centreBound95 > 1.7 * modelled.centreBound95)
+    }
+
+    @Test func boundsHoldForNineteenSolvesInTwenty() throws {
+        // Monte Carlo over fresh scenes and 1 px noise: the refined pose lies within its own
+        // 95 % bounds in at least 90 % of 200 trials (and the bounds are not absurdly loose:
+        // the median error is more than a tenth of the bound).
+        var rng = SplitMix(seed: 77)
+        var within = 0, ratios: [Double] = []
+        for _ in 0 ..< 200 {
+            let scene = SyntheticScene(n: 60, noise: 1, rng: &rng)
+            let solved = try AbsolutePoseEstimator.refine(scene.truth, pixels: scene.pixels, worldPoints: scene.world,
+                                                          camera: testCamera, loss: .trivial).pose
+            let u = try PoseUncertainty(of: solved, pixels: scene.pixels, worldPoints: scene.world, camera: testCamera,
+                                        groups: PoseUncertainty.gridRegions(of: scene.pixels, width: 640, height: 480))
+            let pose = try #require(u.pose)
+            let centreError = length(pose.pose.center - scene.truth.pose.center)
+            let rotationError = rotationErrorDegrees(pose.rotation, scene.truth.rotation)
+            if centreError <= u.centreBound95 && rotationError <= u.rotationBound95Degrees { within += 1 }
+            ratios.append(centreError / u.centreBound95)
+        }
+        #expect(within >= 180, "\(within) of 200 within their bounds")
+        #expect(ratios.sorted()[100] > 0.1, "median error / bound \(ratios.sorted()[100])")
+    }
+
+    @Test func theJackknifeCatchesAnErrorSharedByOneRegion() throws {
+        // Every point in the image's left third is biased the same way by 4 px (a patch
+        // triangulated at a wrong depth, or matched one window along): each fits within
+        // noise of its neighbours, so the formal estimate hardly widens, but leaving the
+        // region out moves the pose, and the bound must cover the error it causes.
+        var rng = SplitMix(seed: 5)
+        let scene = SyntheticScene(n: 300, noise: 0.5, rng: &rng)
+        let biased = scene.pixels.map { $0.x < 213 ? $0 + SIMD2(4, 0) : $0 }
+        let solved = try AbsolutePoseEstimator.refine(scene.truth, pixels: biased, worldPoints: scene.world,
+                                                      camera: testCamera, loss: .trivial).pose
+        let groups = PoseUncertainty.gridRegions(of: biased, width: 640, height: 480)
+        let formal = try PoseUncertainty(of: solved, pixels: biased, worldPoints: scene.world, camera: testCamera)
+        let jackknifed = try PoseUncertainty(of: solved, pixels: biased, worldPoints: scene.world, camera: testCamera,
+                                             groups: groups)
+        #expect(formal.jackknifeGroups == 0 && jackknifed.jackknifeGroups >= 30)
+        let pose = try #require(jackknifed.pose)
+        let centreError = length(pose.pose.center - scene.truth.pose.center)
+        let rotationError = rotationErrorDegrees(pose.rotation, scene.truth.rotation)
+        #expect(centreError > formal.centreBound95, "the formal bound alone misses it: \(centreError) vs \(formal.centreBound95)")
+        #expect(centreError <= jackknifed.centreBound95, "\(centreError) vs \(jackknifed.centreBound95)")
+        #expect(rotationError <= jackknifed.rotationBound95Degrees)
+    }
+
+    @Test func pointsUncertainInDepthLeaveTheCentreUncertainAlongTheAxis() throws {
+        // The same points, each known to ±0.5 units along the camera's optical axis (as a
+        // forward walk maps them: depth poorly known) and exactly across it: the pose stays
+        // determined, but the centre along the axis, which those depths pin, is far less so.
+        var rng = SplitMix(seed: 9)
+        let scene = SyntheticScene(n: 80, rng: &rng)
+        let axis = scene.truth.rotation.transposed * SIMD3(0, 0, 1)
+        let d = 0.5 * axis
+        let depthOnly = Matrix3(rows: d * d.x, d * d.y, d * d.z)
+        let exact = try PoseUncertainty(of: scene.truth, pixels: scene.pixels, worldPoints: scene.world, camera: testCamera)
+        let depthUnknown = try PoseUncertainty(of: scene.truth, pixels: scene.pixels, worldPoints: scene.world,
+                                               camera: testCamera, pointCovariances: Array(repeating: depthOnly, count: 80))
+        #expect(depthUnknown.isDetermined)
+        #expect(depthUnknown.centre > 3 * exact.centre, "\(depthUnknown.centre) vs \(exact.centre)")
     }
 
     @Test func tooFewOrCollinearPointsDetermineNothing() throws {
@@ -86,7 +164,8 @@ import TestSupport
         #expect(e?.code == .invalidArgument)
         #expect(throws: VisionError.self) {
             try PoseUncertainty(of: CameraFromWorld(rotation: .identity, translation: .zero), pixels: [.zero],
-                                worldPoints: [SIMD3(0, 0, 1)], camera: testCamera, pointSigmas: [-1])
+                                worldPoints: [SIMD3(0, 0, 1)], camera: testCamera,
+                                pointCovariances: [Matrix3.identity * -1])
         }
     }
 

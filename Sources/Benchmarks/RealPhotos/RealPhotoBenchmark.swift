@@ -32,6 +32,12 @@ public struct RealPhotoBenchmark: Sendable {
         public var milliseconds: Double
         /// The localizer's evidence for its pose or its rejected candidate (arcloud only).
         public var evidence: PoseEvidence?
+        /// The pose's claimed 95 % accuracy, in map units and degrees (arcloud only).
+        public var accuracy: PoseAccuracy?
+        /// `accuracy.position` as a fraction of the scene scale.
+        public var claimedTranslationFraction: Double?
+        /// Whether the pose's errors lie within `accuracy` (nil: no pose or no claim).
+        public var withinClaim: Bool?
         /// The rejected candidate's errors against the truth: degrees and a fraction of the scene scale.
         public var candidateRotationDegrees: Double?, candidateTranslationFraction: Double?
         /// Inliers of the pose (or candidate) whose map point projects within 8 px of its
@@ -45,6 +51,12 @@ public struct RealPhotoBenchmark: Sendable {
         public var mapPoints: Int
         public var frames: [Frame]
         public func count(_ v: RegistrationVerdict) -> Int { frames.filter { $0.verdict == v }.count }
+        /// Frames the method accepted (placed or not).
+        public var accepted: Int { frames.filter { $0.verdict != .rejected }.count }
+        /// Accepted frames within their own claimed accuracy; nil when the method claims none.
+        public var withinClaim: Int? {
+            frames.contains { $0.accuracy != nil } ? frames.filter { $0.withinClaim == true }.count : nil
+        }
         public var meanMilliseconds: Double {
             frames.map(\.milliseconds).reduce(0, +) / Double(max(frames.count, 1))
         }
@@ -77,6 +89,12 @@ public struct RealPhotoBenchmark: Sendable {
             var f = frame(q.name, r.status == .localized ? r.pose : nil, truth: split.truth[i], scale: scale,
                           reason: r.reason, ms: ms)
             f.evidence = r.evidence
+            if let a = r.accuracy, let p = f.pose {
+                let e = p.error(to: split.truth[i])
+                f.accuracy = a
+                f.claimedTranslationFraction = a.position / scale
+                f.withinClaim = a.contains(translation: e.translation, rotationDegrees: e.rotationDegrees)
+            }
             if let c = r.evidence?.candidate {
                 let e = c.error(to: split.truth[i])
                 f.candidateRotationDegrees = e.rotationDegrees

@@ -26,6 +26,15 @@ struct ReportPage {
             body += "<h2 id=\"section-error\">Error over time</h2>\n<p>Against the ground truth, on log scales; dashed: thresholds. "
                 + "The line breaks where a frame failed (× on the lower edge, coloured by reason; hover for the frame and reason).</p>\n"
             body += timeline.translationPlot() + "\n" + timeline.rotationPlot() + "\n"
+            if let c = s.calibration {
+                let calibration = CalibrationPlot(outcomes: r.outcomes, unit: unit)
+                body += "<h2 id=\"section-calibration\">Claimed against actual error</h2>\n<p>Each localized frame's claimed 95 % "
+                    + "accuracy (x) against its error from the ground truth (y). Under the dashed diagonal, the claim held: "
+                    + String(format: "%d of %d frames (%.1f %%); median error / claim: position %.2f, rotation %.2f.",
+                             c.withinClaim, c.accepted, 100 * c.fraction, c.medianPositionRatio, c.medianRotationRatio)
+                    + " A calibrated localizer keeps about 95 % under it.</p>\n"
+                body += calibration.positionPlot() + "\n" + calibration.rotationPlot() + "\n"
+            }
         } else {
             body += "<p class=\"note\">This session has no ground truth: accuracy, recall and error plots are not available.</p>\n"
         }

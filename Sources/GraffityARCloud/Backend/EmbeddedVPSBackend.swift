@@ -38,7 +38,7 @@ public struct EmbeddedVPSBackend: VPSBackend {
             return .notLocalized(reason: result.reason ?? "not localized")
         }
         return .localized(LocalizationFix(pose: pose, sectionId: result.sectionId ?? "", inliers: result.inliers,
-                                          reprojectionError: result.reprojectionError))
+                                          reprojectionError: result.reprojectionError, accuracy: result.accuracy))
     }
 
     /// Reads the scene content from the map file (cheap: the scene tables only).

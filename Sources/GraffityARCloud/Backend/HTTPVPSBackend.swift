@@ -48,7 +48,8 @@ public struct HTTPVPSBackend: VPSBackend {
                 throw VPSBackendError.invalidResponse("a localized answer without a pose")
             }
             return .localized(LocalizationFix(pose: pose, sectionId: answer.sectionId ?? "",
-                                              inliers: answer.inliers, reprojectionError: answer.reprojectionError))
+                                              inliers: answer.inliers, reprojectionError: answer.reprojectionError,
+                                              accuracy: answer.accuracy))
         case .notLocalized:
             return .notLocalized(reason: answer.reason ?? "not localized")
         }

@@ -18,10 +18,13 @@ public struct LocalizationFix: Sendable, Hashable {
     public var inliers: Int
     /// RMS reprojection error of the inliers, in pixels, when reported.
     public var reprojectionError: Double?
+    /// 95 % bounds on the pose's error (map units and degrees), when reported.
+    public var accuracy: PoseAccuracy?
 
     /// A fix with its support.
-    public init(pose: Pose, sectionId: String, inliers: Int, reprojectionError: Double? = nil) {
+    public init(pose: Pose, sectionId: String, inliers: Int, reprojectionError: Double? = nil,
+                accuracy: PoseAccuracy? = nil) {
         self.pose = pose; self.sectionId = sectionId
-        self.inliers = inliers; self.reprojectionError = reprojectionError
+        self.inliers = inliers; self.reprojectionError = reprojectionError; self.accuracy = accuracy
     }
 }

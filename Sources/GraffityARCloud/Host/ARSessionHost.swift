@@ -70,6 +70,10 @@ public class ARSessionHost {
     private var tracker = OdometryTracker()
     /// The last fix itself: the pose of frames without odometry (nothing better is known).
     private var lastFix: Pose?
+    /// The service's last accepted answer for this host, with its pose's 95 % `accuracy`
+    /// (map units and degrees); nil before the first fix and after a reset. The
+    /// `.localization(.localized(…))` event of the same frame carries its pose.
+    public private(set) var latestFix: LocalizationFix?
     private var lastRequestTime: Duration?
     private var localization: PendingOperation<LocalizationResponse>?
     private var sceneLoad: PendingOperation<SceneContent>?
@@ -183,6 +187,7 @@ public class ARSessionHost {
         localization = nil
         tracker.reset()
         lastFix = nil
+        latestFix = nil
         cameraPose = nil
         lastRequestTime = nil
         navigationDidLoseFix()
@@ -298,6 +303,7 @@ public class ARSessionHost {
             tracker.reset()
             tracker.update(fix: fix.pose, odometry: frame.odometry)
             lastFix = fix.pose
+            latestFix = fix
             cameraPose = trackedPose(odometry: currentFrame?.odometry)
             sdk.update { $0.vpsState = .localized(sectionId: fix.sectionId) }
             sdk.emit(.localization(.localized(frameId: frame.id, sectionId: fix.sectionId,

@@ -13,6 +13,10 @@ extension Localizer {
         var evidence: PoseEvidence
         /// Why the pose does not count, or nil when it does.
         var rejection: String?
+        /// The pose's 95 % error bounds, once measured.
+        var accuracy: PoseAccuracy?
+        /// The pose those bounds describe (`PoseUncertainty.pose`), which the answer gives.
+        var refined: Pose?
     }
 
     /// Judges `grown`, the pose grown from the global matches of `seed`, by the four
@@ -45,17 +49,18 @@ extension Localizer {
                                        s.inliers, seed.matches.count, s.radius, s.log10NFA, a.maxLog10NFA)
             return verdict
         }
-        // 2. Determined.
+        // 2. Determined: its 95 % bounds lie within the promised accuracy.
         let u = uncertainty(of: grown, query)
         verdict.evidence.rotationSigmaDegrees = u.rotationDegrees
         verdict.evidence.positionSigma = u.centre / scale.length
-        let k = a.confidenceSigmas
-        if !(k * u.rotationDegrees <= a.tolerance.degrees && k * u.centre <= scale(a.tolerance.scales)) {
-            verdict.rejection = String(format: "pose not determined: %.0fσ is %.1f° and %.1f %% of the map scale, above %.0f° or %.0f %%",
-                                       k, k * u.rotationDegrees, 100 * k * u.centre / scale.length,
-                                       a.tolerance.degrees, 100 * a.tolerance.scales)
+        verdict.evidence.residualScale = u.residualScale
+        let (accuracy, undetermined) = bounds(u)
+        if let undetermined {
+            verdict.rejection = undetermined
             return verdict
         }
+        verdict.accuracy = accuracy
+        verdict.refined = u.pose?.pose
         // 4. Explains the image (before 3: it is cheaper).
         let distinctive = grown.inlierMatches.filter { $0.distance <= a.distinctiveDistance }
             .map { query.keypoints[$0.query].position }
@@ -105,6 +110,17 @@ extension Localizer {
         return verdict
     }
 
+    /// The 95 % bounds of a pose with uncertainty `u`, or why they exceed the promised accuracy.
+    func bounds(_ u: PoseUncertainty) -> (accuracy: PoseAccuracy?, rejection: String?) {
+        let tolerance = options.acceptance.tolerance
+        guard u.rotationBound95Degrees <= tolerance.degrees, u.centreBound95 <= scale(tolerance.scales) else {
+            return (nil, String(format: "pose not determined: its 95 %% bound is %.1f° and %.1f %% of the map scale, above %.0f° or %.0f %%",
+                                u.rotationBound95Degrees, 100 * u.centreBound95 / scale.length,
+                                tolerance.degrees, 100 * tolerance.scales))
+        }
+        return (PoseAccuracy(position: u.centreBound95, rotationDegrees: u.rotationBound95Degrees), nil)
+    }
+
     /// RANSAC samples that draw an all-inlier sample with `confidence` when `inliers` of `n`
     /// matches fit the model.
     static func samplesToFind(inliers: Int, of n: Int, sampleSize: Int, confidence: Double) -> Int {
@@ -128,8 +144,9 @@ extension Localizer {
         return nil
     }
 
-    /// The first-order uncertainty of `a`'s pose from its inliers, with keypoint noise and
-    /// each map point's own uncertainty projected into the image.
+    /// The uncertainty of `a`'s pose from its inliers (`PoseUncertainty`): keypoint noise per
+    /// level, each map point's own covariance, the residuals' variance factor, and the
+    /// jackknife over a 6 × 6 grid of image regions.
     func uncertainty(of a: Attempt, _ query: Query) -> PoseUncertainty {
         let undetermined = PoseUncertainty(rotationDegrees: .infinity, centre: .infinity, isDetermined: false)
         guard let e = a.estimate else { return undetermined }
@@ -137,21 +154,28 @@ extension Localizer {
         let inliers = Array(a.inlierMatches)
         let keypoints = query.keypoints, camera = query.camera
         var world = inliers.map { map.points.position($0.train) }
-        let pointSigmas = zip(inliers, world).map { m, x in
-            pointUncertainty.pixelDeviation(of: m.train, at: x, pose: pose, camera: camera)
-        }
+        var covariances = inliers.map { pointUncertainty.covariance(of: $0.train) }
+        let pixels = inliers.map { keypoints[$0.query].position }
         // The gravity prior compares with the world's +y: work in the map's upright frame
         // (rotation deviations in the camera frame and centre distances do not change).
         var solved = pose
         if query.gravity != nil, let u = upright, !u.isIdentity {
             world = world.map { u.fromMap * $0 }
+            covariances = covariances.map { u.fromMap * $0 * u.fromMap.transposed }
             solved.rotation = pose.rotation * u.fromMap.transposed
         }
-        return (try? PoseUncertainty(of: solved, pixels: inliers.map { keypoints[$0.query].position },
-                                     worldPoints: world, camera: camera, noise: options.acceptance.keypointNoise,
+        guard var u = try? PoseUncertainty(of: solved, pixels: pixels, worldPoints: world, camera: camera,
+                                     noise: options.acceptance.keypointNoise,
                                      sigmas: inliers.map { octaveSigma[min(keypoints[$0.query].octave, octaveSigma.count - 1)] },
-                                     pointSigmas: pointSigmas, gravity: query.gravity,
-                                     gravitySigmaDegrees: options.ransac.gravitySigmaDegrees)) ?? undetermined
+                                     pointCovariances: covariances,
+                                     groups: PoseUncertainty.gridRegions(of: pixels, width: camera.width, height: camera.height),
+                                     gravity: query.gravity,
+                                     gravitySigmaDegrees: options.ransac.gravitySigmaDegrees) else { return undetermined }
+        if query.gravity != nil, let up = upright, !up.isIdentity, var refined = u.pose {
+            refined.rotation = refined.rotation * up.fromMap
+            u.pose = refined
+        }
+        return u
     }
 
     /// Why the global matches of `evidence` contradict the measured gravity, or nil.

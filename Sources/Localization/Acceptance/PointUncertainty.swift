@@ -3,8 +3,10 @@ import Geometry
 import Vision
 
 /// How well each map point's position is known: the first-order covariance of its
-/// triangulation from the keyframes that observed it (one pixel of keypoint noise at level
-/// 0, scaled by the octave), in map units².
+/// triangulation from the keyframes that observed it, in map units². Keypoint noise is one
+/// pixel at level 0, scaled by the octave, and then by the map's own variance factor: the
+/// observations' residuals about their triangulated points (χ²/dof, at least 1), so a map
+/// whose keyframe poses or keypoints are worse than one pixel says so.
 ///
 /// A point seen from nearly the same direction by every keyframe — far away, or along a
 /// walking direction — is known well across its ray and poorly along it. Such points still
@@ -15,6 +17,8 @@ import Vision
 struct PointUncertainty: Sendable {
     /// Upper triangle of each point's covariance: xx, xy, xz, yy, yz, zz.
     private let covariance: [Double]
+    /// √(χ²/dof) of the map's observations about their points, at least 1.
+    let residualScale: Double
 
     /// - Parameter scaleFactor: the ORB pyramid's scale between levels (keypoint noise
     ///   grows by it per octave).
@@ -42,6 +46,8 @@ struct PointUncertainty: Sendable {
             info[6 * p + 4] += w * (ja.y * ja.z + jb.y * jb.z)
             info[6 * p + 5] += w * (ja.z * ja.z + jb.z * jb.z)
         }
+        let factor = Self.varianceFactor(map: map, frames: frames, levels: levels)
+        residualScale = factor.squareRoot()
         var cov = [Double](repeating: 0, count: 6 * n)
         for p in 0..<n {
             let m = Matrix3(rows: SIMD3(info[6 * p], info[6 * p + 1], info[6 * p + 2]),
@@ -53,7 +59,7 @@ struct PointUncertainty: Sendable {
             let d = m.determinant
             let scale = max(info[6 * p], info[6 * p + 3], info[6 * p + 5])
             guard d.isFinite, scale > 0, d > 1e-12 * scale * scale * scale else { continue }
-            let inv = Self.inverseSymmetric(m, determinant: d)
+            let inv = Self.inverseSymmetric(m, determinant: d / factor)  // adj(m) / (d / factor) = factor · m⁻¹
             cov[6 * p] = inv.r0.x; cov[6 * p + 1] = inv.r0.y; cov[6 * p + 2] = inv.r0.z
             cov[6 * p + 3] = inv.r1.y; cov[6 * p + 4] = inv.r1.z; cov[6 * p + 5] = inv.r2.z
         }
@@ -86,6 +92,36 @@ struct PointUncertainty: Sendable {
             let v = quadratic(ja) + quadratic(jb)
             return v > 0 ? (v / 2).squareRoot() : 0
         }
+    }
+
+    /// χ²/dof of the map's observations about their points (2 per observation, 3 unknowns
+    /// per point), at least 1; from the observations of up to 200 keyframes spread over the
+    /// map, their stored pixels undistorted.
+    private static func varianceFactor(map: VPSMap, frames: [CameraFromWorld], levels: [Double]) -> Double {
+        let k = map.keyframes.count
+        guard k > 0 else { return 1 }
+        let step = max(1, k / 200)
+        var chi2 = 0.0, observations = 0
+        var points = Set<UInt32>()
+        for kf in Swift.stride(from: 0, to: k, by: step) {
+            let range = map.keyframeObservationOffsets[kf]..<map.keyframeObservationOffsets[kf + 1]
+            guard !range.isEmpty else { continue }
+            let cam = map.keyframes[kf].intrinsics
+            let stored = range.map { SIMD2(Double(map.observations[$0].pixel.x), Double(map.observations[$0].pixel.y)) }
+            guard let pixels = cam.distortion.allSatisfy({ $0 == 0 }) ? stored : try? cam.undistort(stored) else { continue }
+            for (o, pixel) in zip(range.map { map.observations[$0] }, pixels) {
+                guard let q = cam.project(frames[kf].apply(map.points.position(Int(o.point)))) else { continue }
+                let r = q - pixel
+                chi2 += (r * r).sum() * levels[min(Int(o.octave), levels.count - 1)]
+                observations += 1
+                points.insert(o.point)
+            }
+        }
+        // With keyframes left out, points keep only part of their observations: count the
+        // unknowns in proportion.
+        let unknowns = 3 * Double(points.count) / Double(step)
+        let dof = 2 * Double(observations) - unknowns
+        return dof > 0 ? max(1, chi2 / dof) : 1
     }
 
     private static func inverseSymmetric(_ m: Matrix3, determinant d: Double) -> Matrix3 {

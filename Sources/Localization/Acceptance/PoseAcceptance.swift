@@ -4,11 +4,12 @@
 /// 1. **Is the evidence more than chance?** The global matches' inliers under the pose are
 ///    tested a contrario (`EvidenceSignificance`): the expected number of poses that would
 ///    gather such support by chance (NFA) must be at most 10^`maxLog10NFA`.
-/// 2. **Is the pose determined?** Its first-order confidence region (`PoseUncertainty`, with
-///    the keypoints' noise and each map point's own triangulation uncertainty) at
-///    `confidenceSigmas` must lie within `tolerance`: a dozen inliers on one small patch, or
-///    on points whose depth the map hardly knows, leave rotation and translation trading
-///    against each other, and the pose may then be far off while every inlier fits.
+/// 2. **Is the pose determined?** Its 95 % error bounds (`PoseUncertainty`: keypoint noise,
+///    each map point's own triangulation covariance, the residuals' variance factor and a
+///    jackknife over image regions) must lie within `tolerance`: a dozen inliers on one
+///    small patch, or on points whose depth the map hardly knows, leave rotation and
+///    translation trading against each other, and the pose may then be far off while every
+///    inlier fits. The same bounds are the answer's published `accuracy`.
 /// 3. **Is it the only explanation?** No pose outside `rivalRegion` may be significant too
 ///    and within 10^`rivalMargin` of its NFA: a planar patch's mirror solution, or the same
 ///    facade one window along, fits much the same matches.
@@ -26,8 +27,6 @@ public struct PoseAcceptance: Sendable, Hashable {
     /// The accuracy a placed pose promises: an angle and a distance in map scales
     /// (`MapScale`; 2 % is 7 cm on the shipped gallery map).
     public var tolerance = RelativeTolerance(scales: 0.02, degrees: 2)
-    /// Standard deviations of the confidence region that must fit within `tolerance`.
-    public var confidenceSigmas = 3.0
     /// Keypoint position noise at pyramid level 0, pixels (one standard deviation).
     public var keypointNoise = 1.0
     /// Poses outside this region around the pose are rivals: far enough to be wrong.

@@ -21,6 +21,9 @@ public struct LocalizeResponse: Sendable, Hashable, Codable {
     public var pose: Pose?
     /// The map section the camera is in, when localized and known.
     public var sectionId: String?
+    /// 95 % bounds on the pose's error when localized: `position` in map units (metres on a
+    /// metric map), `rotationDegrees` in degrees.
+    public var accuracy: PoseAccuracy?
     /// Inlier 2D–3D correspondences of the accepted (or best rejected) pose.
     public var inliers: Int
     /// RMS reprojection error of the inliers, in pixels.
@@ -36,9 +39,10 @@ public struct LocalizeResponse: Sendable, Hashable, Codable {
 
     public init(status: Status, mapId: String, pose: Pose? = nil, sectionId: String? = nil, inliers: Int = 0,
                 reprojectionError: Double? = nil, reason: String? = nil, timings: [String: Double] = [:], mapVersion: String? = nil,
-                matches: Int? = nil, usedPrior: Bool? = nil) {
+                matches: Int? = nil, usedPrior: Bool? = nil, accuracy: PoseAccuracy? = nil) {
         self.status = status; self.mapId = mapId; self.pose = pose; self.sectionId = sectionId
         self.inliers = inliers; self.reprojectionError = reprojectionError; self.reason = reason
         self.timings = timings; self.mapVersion = mapVersion; self.matches = matches; self.usedPrior = usedPrior
+        self.accuracy = accuracy
     }
 }

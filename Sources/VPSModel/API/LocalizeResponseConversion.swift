@@ -8,7 +8,7 @@ extension LocalizeResponse {
                   sectionId: result.sectionId, inliers: result.inliers,
                   reprojectionError: result.reprojectionError.isFinite ? result.reprojectionError : nil,
                   reason: result.reason, timings: timings, mapVersion: mapVersion,
-                  matches: result.matches, usedPrior: result.usedPrior)
+                  matches: result.matches, usedPrior: result.usedPrior, accuracy: result.accuracy)
     }
 }
 
@@ -32,5 +32,6 @@ extension LocalizationResult {
                   sectionId: response.sectionId, inliers: response.inliers, matches: response.matches ?? 0,
                   reprojectionError: response.reprojectionError ?? 0, reason: response.reason,
                   usedPrior: response.usedPrior ?? false, timings: timings)
+        accuracy = response.accuracy
     }
 }

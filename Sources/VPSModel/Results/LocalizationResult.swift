@@ -68,6 +68,8 @@ public struct LocalizationResult: Sendable, Hashable, Codable {
     /// Whether the tracking prior was used (guided matching) or global retrieval.
     public var usedPrior: Bool
     public var timings: StageTimings
+    /// 95 % bounds on the pose's error, present when localized (see `PoseAccuracy`).
+    public var accuracy: PoseAccuracy?
     /// How strong the evidence for the pose is (for the strongest candidate pose, when
     /// rejected; nil when no pose was found at all).
     public var evidence: PoseEvidence?
@@ -87,7 +89,7 @@ public struct LocalizationResult: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case status, pose, sectionId, inliers, matches, reprojectionError, reason, usedPrior, timings, evidence
+        case status, pose, sectionId, inliers, matches, reprojectionError, reason, usedPrior, timings, accuracy, evidence
     }
 
     public init(status: Status, pose: Pose? = nil, sectionId: String? = nil, inliers: Int = 0, matches: Int = 0,
@@ -99,6 +101,27 @@ public struct LocalizationResult: Sendable, Hashable, Codable {
     }
 
     public var isLocalized: Bool { status == .localized }
+}
+
+/// How far a localized pose may be from the truth: 95 % bounds, as ARCore Geospatial reports
+/// its horizontal and heading accuracy. The true camera centre lies within `position` of
+/// the answer's, and the true orientation within `rotationDegrees` of its, in 95 % of
+/// answers (what `arcloud localize` measures as "within claimed accuracy" on frames with
+/// ground truth).
+public struct PoseAccuracy: Sendable, Hashable, Codable {
+    /// Bound on the camera centre's error, map units (metres on a metric map).
+    public var position: Double
+    /// Bound on the rotation error (the angle of R_trueᵀ R), degrees.
+    public var rotationDegrees: Double
+
+    public init(position: Double, rotationDegrees: Double) {
+        self.position = position; self.rotationDegrees = rotationDegrees
+    }
+
+    /// Whether a pose off by `translation` (map units) and `rotationDegrees` lies within these bounds.
+    public func contains(translation: Double, rotationDegrees r: Double) -> Bool {
+        translation <= position && r <= rotationDegrees
+    }
 }
 
 /// The evidence behind a pose: how unlikely its matches are by chance, and how well its
@@ -131,6 +154,9 @@ public struct PoseEvidence: Sendable, Hashable, Codable {
     /// Standard deviation of the camera centre along its worst direction, as a fraction of
     /// the map's scale (`MapScale`).
     public var positionSigma: Double
+    /// √(χ²/dof) of the inliers' residuals under the keypoint and map-point noise model (1:
+    /// as modelled; 2: twice the noise); the deviations above are scaled by it.
+    public var residualScale = 1.0
     /// The candidate pose when the frame was rejected (nil when localized: see `pose`).
     public var candidate: Pose?
 
@@ -143,7 +169,7 @@ public struct PoseEvidence: Sendable, Hashable, Codable {
 extension PoseEvidence {
     private enum CodingKeys: String, CodingKey {
         case log10NFA, globalMatches, globalInliers, radius, background, rivalNFA, rivalInliers
-        case rotationSigmaDegrees, positionSigma, candidate, coverage
+        case rotationSigmaDegrees, positionSigma, residualScale, candidate, coverage
     }
 
     /// Infinite values (no rival, an undetermined pose) are left out: JSON has no infinity.
@@ -159,6 +185,7 @@ extension PoseEvidence {
         try c.encode(rivalInliers, forKey: .rivalInliers)
         try finite(rotationSigmaDegrees, .rotationSigmaDegrees)
         try finite(positionSigma, .positionSigma)
+        try finite(residualScale, .residualScale)
         try c.encodeIfPresent(candidate, forKey: .candidate)
         try c.encodeIfPresent(coverage, forKey: .coverage)
     }
@@ -175,5 +202,6 @@ extension PoseEvidence {
         rivalNFA = try value(.rivalNFA)
         rivalInliers = try c.decodeIfPresent(Int.self, forKey: .rivalInliers) ?? 0
         coverage = try c.decodeIfPresent(Coverage.self, forKey: .coverage)
+        residualScale = try c.decodeIfPresent(Double.self, forKey: .residualScale) ?? 1
     }
 }

@@ -116,26 +116,43 @@ vc_status vc_pose_p2p_upright(const double *bearings, const double *points3d,
 
 typedef struct vc_pose_uncertainty {
     double covariance[36];        /* of (ω, δ) in X_cam = exp(ω) R_cw X + t_cw + δ, row-major,
-                                     radians and world units, for 1 px of keypoint noise at σ = 1 */
+                                     radians and world units, scaled by residual_scale² */
     double centre_covariance[9];  /* of the camera centre −R_cwᵀ t_cw, world units², row-major */
-    double rotation_sigma_rad;    /* standard deviation of the worst-determined rotation axis */
-    double centre_sigma;          /* standard deviation of the centre along its worst direction */
+    double rotation_sigma_rad;    /* standard deviation of the worst-determined rotation axis:
+                                     the larger of the scaled formal and the jackknife estimate */
+    double centre_sigma;          /* standard deviation of the centre along its worst direction
+                                     (likewise) */
+    double residual_scale;        /* √(χ²/dof) of the inliers under their noise model, ≥ 1 */
+    double jackknife_rotation_sigma_rad; /* the jackknife's own estimates (0 when it did not run) */
+    double jackknife_centre_sigma;
+    double rotation_bound95_rad;  /* bound on the rotation error at 97.5 % (with the centre's,
+                                     both hold in 95 %): the larger of the formal one (√χ²₃ σ)
+                                     and the jackknife's (Hotelling's T² for its dof) */
+    double centre_bound95;        /* the same for the camera centre, world units */
+    double refined_R_cw[9];       /* the pose the bounds describe: the weighted least-squares  */
+    double refined_t_cw[3];       /* pose under this noise model when the jackknife ran (a few
+                                     Gauss–Newton steps from R_cw, t_cw), else R_cw, t_cw */
+    int32_t jackknife_groups;     /* regions left out in turn; 0 when fewer than 4 had ≥ 2 points */
     int32_t determined;           /* 0 when the points do not fix the pose (fewer than 3, or
                                      degenerate): every other field is then +infinity */
 } vc_pose_uncertainty;
 
-/* First-order covariance of the pose (R_cw, t_cw) given n correspondences taken as inliers
- * (the inverse of the Gauss–Newton information matrix at the pose). points2d (undistorted
- * pixels), points3d: as vc_pose_estimate. sigmas: NULL or n keypoint-noise scales (as
- * vc_pose_estimate_weighted); point_sigmas_px: NULL or n extra pixel deviations of the world
- * points themselves as seen in this image (e.g. a triangulated point's depth uncertainty,
- * projected), added in quadrature. down_cam: NULL, or gravity in camera coordinates with its
- * standard deviation gravity_sigma_deg, added as the prior the gravity solver uses. All
- * inputs caller-owned and read only; *out caller-owned. Points behind the camera are
- * ignored. VC_ERR_INVALID_ARGUMENT for NULL or non-finite input. */
+/* Covariance of the pose (R_cw, t_cw) given n correspondences taken as inliers: the inverse
+ * of the Gauss–Newton information matrix at the pose, with each residual's covariance the
+ * keypoint noise plus the world point's own covariance projected into the image, scaled by
+ * the residuals' variance factor; and a delete-a-group jackknife over `groups`, which
+ * catches errors correlated within a group that the formal covariance cannot see.
+ * points2d (undistorted pixels), points3d: as vc_pose_estimate. sigmas: NULL or n
+ * keypoint-noise standard deviations, level-0 pixels. point_covariances: NULL or 6n numbers,
+ * each world point's covariance (xx, xy, xz, yy, yz, zz; world units²). groups: NULL or n
+ * region ids (negative: no region). down_cam: NULL, or gravity in camera coordinates with
+ * its standard deviation gravity_sigma_deg, added as the prior the gravity solver uses.
+ * All inputs caller-owned and read only; *out caller-owned. Points behind the camera are
+ * ignored. VC_ERR_INVALID_ARGUMENT for NULL or non-finite input, or a point covariance
+ * that is not positive semi-definite on its diagonal. */
 vc_status vc_pose_covariance(const vc_pinhole *camera, const double *points2d, const double *points3d,
-                             const double *sigmas, const double *point_sigmas_px, int32_t n,
-                             const double *R_cw, const double *t_cw, const double *down_cam,
+                             const double *sigmas, const double *point_covariances, const int32_t *groups,
+                             int32_t n, const double *R_cw, const double *t_cw, const double *down_cam,
                              double gravity_sigma_deg, vc_pose_uncertainty *out);
 
 typedef struct vc_refine_options {

@@ -351,17 +351,22 @@ extern "C" vc_status vc_pose_refine(const vc_pinhole *camera, const double *poin
 }
 
 extern "C" vc_status vc_pose_covariance(const vc_pinhole *camera, const double *points2d, const double *points3d,
-                                        const double *sigmas, const double *point_sigmas_px, int32_t n,
-                                        const double *R_cw, const double *t_cw, const double *down_cam,
+                                        const double *sigmas, const double *point_covariances, const int32_t *groups,
+                                        int32_t n, const double *R_cw, const double *t_cw, const double *down_cam,
                                         double gravity_sigma_deg, vc_pose_uncertainty *out) {
     return vc::guarded([&]() -> vc_status {
         if (!out || !R_cw || !t_cw) return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument");
         if (!finite_all(R_cw, 9) || !finite_all(t_cw, 3))
             return vc::fail(VC_ERR_INVALID_ARGUMENT, "pose must be finite");
-        if (point_sigmas_px)
-            for (int i = 0; i < n; ++i)
-                if (!(point_sigmas_px[i] >= 0) || !std::isfinite(point_sigmas_px[i]))
-                    return vc::fail(VC_ERR_INVALID_ARGUMENT, "point sigmas must be finite and >= 0");
+        if (point_covariances && n > 0) {
+            if (!finite_all(point_covariances, size_t(n) * 6))
+                return vc::fail(VC_ERR_INVALID_ARGUMENT, "point covariances must be finite");
+            for (int i = 0; i < n; ++i) {
+                const double *c = point_covariances + 6 * size_t(i);
+                if (c[0] < 0 || c[3] < 0 || c[5] < 0)
+                    return vc::fail(VC_ERR_INVALID_ARGUMENT, "point covariances must have a non-negative diagonal");
+            }
+        }
         vc::PoseProblem prob;
         vc_status s = load(camera, points2d, points3d, n, &prob, false, nullptr, sigmas);
         if (s != VC_OK) return s;
@@ -376,13 +381,23 @@ extern "C" vc_status vc_pose_covariance(const vc_pinhole *camera, const double *
         for (int r = 0; r < 3; ++r)
             for (int c = 0; c < 3; ++c) P.R(r, c) = R_cw[3 * r + c];
         P.t = Eigen::Vector3d(t_cw[0], t_cw[1], t_cw[2]);
-        const vc::PoseCovariance cov = vc::pose_covariance(prob, P, nullptr, 0, point_sigmas_px);
+        const vc::PoseCovariance cov = vc::pose_covariance(prob, P, point_covariances, groups);
         for (int r = 0; r < 6; ++r)
             for (int c = 0; c < 6; ++c) out->covariance[6 * r + c] = cov.pose(r, c);
         for (int r = 0; r < 3; ++r)
             for (int c = 0; c < 3; ++c) out->centre_covariance[3 * r + c] = cov.centre(r, c);
         out->rotation_sigma_rad = cov.rotation_sigma;
         out->centre_sigma = cov.centre_sigma;
+        out->residual_scale = cov.residual_scale;
+        out->jackknife_rotation_sigma_rad = cov.jackknife_rotation_sigma;
+        out->jackknife_centre_sigma = cov.jackknife_centre_sigma;
+        for (int r = 0; r < 3; ++r) {
+            for (int c = 0; c < 3; ++c) out->refined_R_cw[3 * r + c] = cov.refined.R(r, c);
+            out->refined_t_cw[r] = cov.refined.t(r);
+        }
+        out->rotation_bound95_rad = cov.rotation_bound95;
+        out->centre_bound95 = cov.centre_bound95;
+        out->jackknife_groups = cov.jackknife_groups;
         out->determined = cov.determined ? 1 : 0;
         return VC_OK;
     });

@@ -8,7 +8,8 @@ struct BenchRealCommand: Command {
     static let name = "bench real"
     static let summary = "Benchmark map building and localization on every real-photo split under a folder, against an ORB peer"
     static let overview = """
-        USAGE: arcloud bench real [<folder>...] [--peers orb|sift|opencv|all|none] [--features N] [--map-features N] [--frames] [--json]
+        USAGE: arcloud bench real [<folder>...] [--peers orb|sift|opencv|all|none] [--features N] [--map-features N]
+                                  [--affine-views] [--frames] [--json]
 
         Runs every split under each folder (a split holds map/ and query/ COLMAP text models
         with the photos' poses, and query_gt.tum; a scene holds split-*/ folders; a root such as
@@ -27,8 +28,10 @@ struct BenchRealCommand: Command {
                    cv::solvePnPRansac + refinement; it rejects nothing it can solve
           sift     the same with cv::SIFT
           opencv   `bench localize`'s peer on arcloud's own map and query features
-        Prints one table: per split and method, placed/queries, wrong, map points and mean ms
-        per query (extraction to pose; arcloud from the encoded image), and the totals.
+        Prints one table: per split and method, placed/queries, wrong, accepted (acc), how many
+        accepted frames lie within their own claimed 95 % accuracy (in claim; arcloud only:
+        the peers claim none), map points and mean ms per query (extraction to pose; arcloud
+        from the encoded image), and the totals.
         Exits 1 when arcloud places any frame wrongly.
         """
 
@@ -42,6 +45,8 @@ struct BenchRealCommand: Command {
         let mapFeatures = Option("map-features", .integer(in: 100...20000).placeholder("<N>"),
                                  help: "ORB features per map photo for arcloud's map",
                                  defaultText: "the map builder's, 6000 for a map of up to 8 photos")
+        let affineViews = Flag("affine-views", help: "Build arcloud's maps with simulated-view descriptors "
+                                   + "(as map build --affine-views)")
         let frames = Flag("frames", help: "Also print every query's outcome: verdict, errors and, for arcloud, the "
                               + "evidence (NFA, pose σ, explained regions), the true inliers (within 8 px under the "
                               + "ground truth) and why a frame was rejected")
@@ -72,6 +77,7 @@ struct BenchRealCommand: Command {
             localizerOptions.smallMapFeatureCount = nil
         }
         var buildOptions = MapBuildOptions()
+        buildOptions.affineViews = args.affineViews
         if let features = args.mapFeatures {
             buildOptions.orb.featureCount = features
             buildOptions.minFeaturesPerMap = 0
@@ -122,22 +128,26 @@ struct BenchRealCommand: Command {
         return anyWrong ? 1 : 0
     }
 
-    /// Columns of one method: placed, wrong, map points, ms per query.
-    private static let columnWidth = 33
+    /// Columns of one method: placed, wrong, accepted, within claim, map points, ms per query.
+    private static let columnWidth = 47
 
     private static func pad(_ s: String, _ n: Int, left: Bool = true) -> String {
         s.count >= n ? s : (left ? String(repeating: " ", count: n - s.count) + s : s + String(repeating: " ", count: n - s.count))
     }
 
     private static func cell(_ m: RealPhotoBenchmark.MethodResult) -> String {
-        pad("\(m.count(.success))/\(m.frames.count)", 7) + pad("\(m.count(.wrong))", 6) + pad("\(m.mapPoints)", 8)
+        pad("\(m.count(.success))/\(m.frames.count)", 7) + pad("\(m.count(.wrong))", 6) + pad("\(m.accepted)", 5)
+            + pad(m.withinClaim.map { "\($0)/\(m.accepted)" } ?? "-", 9) + pad("\(m.mapPoints)", 8)
             + pad(String(format: "%.1f", m.meanMilliseconds), 10)
     }
 
     private static func headerLine(_ methods: [String]) -> String {
         pad("", 36) + methods.map { " | " + pad($0, columnWidth, left: false) }.joined() + "\n"
             + pad("split", 32, left: false) + pad("map", 4)
-            + methods.map { _ in " | " + pad(pad("placed", 7) + pad("wrong", 6) + pad("points", 8) + pad("ms/frame", 10), columnWidth, left: false) }.joined()
+            + methods.map { _ in
+                " | " + pad(pad("placed", 7) + pad("wrong", 6) + pad("acc", 5) + pad("in claim", 9) + pad("points", 8)
+                            + pad("ms/frame", 10), columnWidth, left: false)
+            }.joined()
     }
 
     private static func row(_ name: String, mapPhotos: Int, methods: [RealPhotoBenchmark.MethodResult]) -> String {
@@ -149,8 +159,12 @@ struct BenchRealCommand: Command {
         let totals = first.methods.indices.map { i -> String in
             let ms = results.map { $0.methods[i] }
             let placed = ms.map { $0.count(.success) }.reduce(0, +), queries = ms.map(\.frames.count).reduce(0, +)
-            let wrong = ms.map { $0.count(.wrong) }.reduce(0, +)
-            return " | " + pad(pad("\(placed)/\(queries)", 7) + pad("\(wrong)", 6), columnWidth, left: false)
+            let wrong = ms.map { $0.count(.wrong) }.reduce(0, +), accepted = ms.map(\.accepted).reduce(0, +)
+            let within = ms.compactMap(\.withinClaim)
+            let claim = within.count == ms.count ? "\(within.reduce(0, +))/\(accepted)" : "-"
+            let time = ms.map { $0.meanMilliseconds * Double($0.frames.count) }.reduce(0, +) / Double(max(queries, 1))
+            return " | " + pad(pad("\(placed)/\(queries)", 7) + pad("\(wrong)", 6) + pad("\(accepted)", 5) + pad(claim, 9)
+                               + pad("", 8) + pad(String(format: "%.1f", time), 10), columnWidth, left: false)
         }
         return pad("total (\(results.count) splits)", 36, left: false) + totals.joined()
     }
@@ -168,10 +182,15 @@ struct BenchRealCommand: Command {
                 if let e = f.evidence {
                     line += String(format: " [NFA 10^%.1f, %d of %d global matches", e.log10NFA, e.globalInliers, e.globalMatches)
                     if e.rotationSigmaDegrees.isFinite {
-                        line += String(format: ", σ %.2f° %.2f %%", e.rotationSigmaDegrees, 100 * e.positionSigma)
+                        line += String(format: ", σ %.2f° %.2f %%, residual scale %.2f", e.rotationSigmaDegrees,
+                                       100 * e.positionSigma, e.residualScale)
                     }
                     if let c = e.coverage { line += ", explains \(c.explained)/\(c.expected) regions" }
                     line += "]"
+                }
+                if let a = f.accuracy, let t = f.claimedTranslationFraction, let within = f.withinClaim {
+                    line += " claim \(String(format: "%.2f° %.2f %%", a.rotationDegrees, 100 * t)) "
+                        + (within ? "(within)" : "(OUTSIDE)")
                 }
                 if let t = f.trueInliers { line += " true inliers \(t)" }
                 print(line)

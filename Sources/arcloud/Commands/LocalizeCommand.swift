@@ -18,8 +18,9 @@ struct LocalizeCommand: Command {
 
         Localizes every frame of a recorded session with the embedded localizer, on all
         cores, and writes into the output folder:
-          results.jsonl     one JSON object per frame (id, image, status, pose, section,
-                            inliers, error, timings)
+          results.jsonl     one JSON object per frame (id, image, status, pose, accuracy,
+                            section, inliers, error, timings); accuracy holds the pose's
+                            95 % error bounds: position (map units) and rotationDegrees
           trajectory.tum    the estimated trajectory (TUM format, the frames' recorded
                             timestamps: `evo_ape tum <the dataset's groundtruth.txt>
                             trajectory.tum` associates them); not written when no frame
@@ -28,7 +29,8 @@ struct LocalizeCommand: Command {
                             world-to-camera (COLMAP convention): the format hloc and the
                             visual-localization benchmark use
           groundtruth.tum   the session's ground truth, when it has one
-          summary.json      success rate, errors against ground truth, ATE, speed, latency
+          summary.json      success rate, errors against ground truth, ATE, the share of
+                            localized frames within their claimed accuracy, speed, latency
           report.html       self-contained report: recall curve, errors over time with thresholds,
                             top-down trajectory over the map, worst frames with their inlier
                             matches, latency, sortable per-frame table

@@ -86,6 +86,8 @@ struct MapBuildCommand: Command {
                         defaultText: "+y for a session, unknown for COLMAP and nerfstudio")
         let threads = Option("threads", .integer(in: 1...256), default: Cores.available,
                              help: "Threads", defaultText: "all cores")
+        let affineViews = Flag("affine-views", help: "Also describe points from ASIFT's simulated views of their keyframes "
+                                   + "(tilts √2 and 2 at four angles), for maps of few photos queried from far off them")
         let quiet = Flag("quiet", help: "No stage lines on stderr")
     }
 
@@ -110,6 +112,7 @@ struct MapBuildCommand: Command {
         options.minTrackLength = args.minTrack
         options.maxReprojectionError = args.maxError
         options.threads = args.threads
+        options.affineViews = args.affineViews
         let units = args.units
         let up = args.up
 

@@ -45,8 +45,11 @@ import Vision
                 placed += 1
                 let e = try #require(r.evidence)
                 #expect(e.log10NFA <= acceptance.maxLog10NFA)
-                #expect(acceptance.confidenceSigmas * e.rotationSigmaDegrees <= acceptance.tolerance.degrees)
-                #expect(acceptance.confidenceSigmas * e.positionSigma <= acceptance.tolerance.scales)
+                let a = try #require(r.accuracy)
+                #expect(a.rotationDegrees <= acceptance.tolerance.degrees)
+                #expect(a.position <= localizer.scale(acceptance.tolerance.scales))
+                // A 95 % bound is wider than the standard deviation it comes from.
+                #expect(a.rotationDegrees > e.rotationSigmaDegrees && a.position > e.positionSigma * localizer.scale.length)
                 #expect(e.candidate == nil)
             } else {
                 rejected += 1

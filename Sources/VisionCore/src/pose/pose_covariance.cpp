@@ -1,66 +1,242 @@
 #include "pose_covariance.hpp"
 #include <Eigen/Eigenvalues>
+#include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace vc {
+namespace {
 
-PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, const int *subset, int subset_n,
-                               const double *point_sigma_px) {
-    using Mat6 = Eigen::Matrix<double, 6, 6>;
-    Mat6 H = Mat6::Zero();
+using Mat6 = Eigen::Matrix<double, 6, 6>;
+using Vec6 = Eigen::Matrix<double, 6, 1>;
+
+// Per-thread scratch: each correspondence's inverse residual covariance, and the regions.
+thread_local std::vector<Eigen::Matrix2d> t_weights;
+thread_local std::vector<char> t_usable;
+thread_local std::vector<int> t_group_ids, t_group_sizes;
+
+// Pixel residual of correspondence i under `pose` and its Jacobian with respect to (ω, δ);
+// false when the point is behind the camera. Also the 2×3 Jacobian of the pixel with
+// respect to the world point, when `jx` is given.
+bool linearize(const PoseProblem &p, const CameraPose &pose, int i, Eigen::Vector2d *r, Eigen::Matrix<double, 2, 6> *J,
+               Eigen::Matrix<double, 2, 3> *jx = nullptr) {
+    const Eigen::Vector3d RX = pose.R * p.X[i];
+    const Eigen::Vector3d Z = RX + pose.t;
+    if (Z.z() <= 1e-12) return false;
+    const double iz = 1 / Z.z(), u = Z.x() * iz, v = Z.y() * iz;
+    *r = Eigen::Vector2d(p.fx * (u - p.xn[i].x()), p.fy * (v - p.xn[i].y()));
+    Eigen::Matrix<double, 2, 3> A;
+    A << p.fx * iz, 0, -p.fx * u * iz, 0, p.fy * iz, -p.fy * v * iz;
+    // dZ/d(ω, δ) = [−[RX]× | I].
+    J->leftCols<3>() = -A * skew(RX);
+    J->rightCols<3>() = A;
+    if (jx) *jx = A * pose.R;
+    return true;
+}
+
+// Gauss–Newton normal equations at `pose` over the usable correspondences outside region
+// `skip` (−1: none left out), with the weights fixed in t_weights; χ² into *chi2.
+int accumulate(const PoseProblem &p, const CameraPose &pose, const int32_t *groups, int skip, Mat6 *H, Vec6 *b,
+               double *chi2) {
+    H->setZero();
+    b->setZero();
+    *chi2 = 0;
     int used = 0;
-    const int count = subset ? subset_n : p.n;
-    for (int k = 0; k < count; ++k) {
-        const int i = subset ? subset[k] : k;
-        const Eigen::Vector3d RX = pose.R * p.X[i];
-        const Eigen::Vector3d Z = RX + pose.t;
-        if (Z.z() <= 1e-12) continue;
-        // Keypoint noise σᵢ (level-0 pixels) and the point's own, added in quadrature.
-        double s = 1 / p.weight(i);
-        if (point_sigma_px) s = std::sqrt(s * s + point_sigma_px[k] * point_sigma_px[k]);
-        const double iz = 1 / Z.z(), u = Z.x() * iz, v = Z.y() * iz;
-        const double fx = p.fx / s, fy = p.fy / s;
-        // Same Jacobian as the LM: dr/dZ · dZ/d(ω, δ) with dZ/d(ω, δ) = [−[RX]× | I].
-        const double a = fx * iz, b = -fx * u * iz, c = fy * iz, d = -fy * v * iz;
-        const double x = RX.x(), y = RX.y(), z = RX.z();
-        Eigen::Matrix<double, 2, 6> J;
-        J << b * y, a * z - b * x, -a * y, a, 0, b,
-             d * y - c * z, -d * x, c * x, 0, c, d;
-        H.noalias() += J.transpose() * J;
+    Eigen::Vector2d r;
+    Eigen::Matrix<double, 2, 6> J;
+    for (int i = 0; i < p.n; ++i) {
+        if (!t_usable[size_t(i)] || (skip >= 0 && groups && groups[i] == skip)) continue;
+        if (!linearize(p, pose, i, &r, &J)) continue;
+        const Eigen::Matrix2d &W = t_weights[size_t(i)];
+        const Eigen::Matrix<double, 6, 2> JtW = J.transpose() * W;
+        H->noalias() += JtW * J;
+        b->noalias() += JtW * r;
+        *chi2 += r.dot(W * r);
         ++used;
     }
     if (p.gravity_weight > 0) {
+        const Eigen::Vector3d g = p.gravity_weight * (pose.R.col(1) - p.up_cam);
         const Eigen::Matrix3d Jw = -p.gravity_weight * skew(pose.R.col(1));
-        H.topLeftCorner<3, 3>().noalias() += Jw.transpose() * Jw;
+        H->topLeftCorner<3, 3>().noalias() += Jw.transpose() * Jw;
+        b->head<3>().noalias() += Jw.transpose() * g;
+        *chi2 += g.squaredNorm();
     }
+    return used;
+}
+
+// Inverse of a symmetric positive definite H, equilibrated first: rotation and translation
+// columns differ by the scene's depth, which can be 1e-3 or 1e3 in arbitrary map units.
+bool invert(const Mat6 &H, Mat6 *out) {
+    const Vec6 d = H.diagonal().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
+    const Mat6 Hn = d.asDiagonal() * H * d.asDiagonal();
+    Eigen::SelfAdjointEigenSolver<Mat6> eig(Hn);
+    if (eig.info() != Eigen::Success) return false;
+    const double lmax = eig.eigenvalues().maxCoeff(), lmin = eig.eigenvalues().minCoeff();
+    if (!(lmin > 1e-12 * lmax)) return false;
+    *out = d.asDiagonal() * (eig.eigenvectors() * eig.eigenvalues().cwiseInverse().asDiagonal() *
+                             eig.eigenvectors().transpose()) * d.asDiagonal();
+    return true;
+}
+
+// Gauss–Newton steps from `pose` without region `skip` until the step is negligible (at most
+// `iterations`); false when the rest does not determine the pose. The jackknife scales each
+// region's shift by n / m − 1, so an unconverged solve would pass for variance.
+bool resolve(const PoseProblem &p, CameraPose *pose, const int32_t *groups, int skip, int iterations) {
+    Mat6 H, C;
+    Vec6 b;
+    double chi2;
+    for (int it = 0; it < iterations; ++it) {
+        if (accumulate(p, *pose, groups, skip, &H, &b, &chi2) < 3 || !invert(H, &C)) return false;
+        const Vec6 step = -C * b;
+        pose->R = exp_so3(step.head<3>()) * pose->R;
+        pose->t += step.tail<3>();
+        // Converged: the step moves no pixel by more than ~1e-9 of a radian or of the depth.
+        const double scale = std::max(1.0, pose->t.norm());
+        if (step.head<3>().norm() < 1e-12 && step.tail<3>().norm() < 1e-12 * scale) break;
+    }
+    return true;
+}
+
+double worst_sigma(const Eigen::Matrix3d &C) {
+    return std::sqrt(std::max(0.0, Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(C, Eigen::EigenvaluesOnly)
+                                       .eigenvalues().maxCoeff()));
+}
+
+Eigen::Vector3d centre_of(const CameraPose &P) { return -P.R.transpose() * P.t; }
+
+}  // namespace
+
+double bound_estimated(int dof) {
+    // F₀.₉₇₅(3, m) for m = 1…30; beyond, F approaches χ²₃/3 (m = ∞: 3.1161).
+    static const double f975[] = {864.16, 39.166, 15.439, 9.9792, 7.7636, 6.5988, 5.8898, 5.4160, 5.0781, 4.8256,
+                                  4.6300, 4.4742, 4.3472, 4.2417, 4.1528, 4.0768, 4.0112, 3.9539, 3.9034, 3.8587,
+                                  3.8188, 3.7829, 3.7505, 3.7211, 3.6943, 3.6697, 3.6472, 3.6264, 3.6072, 3.5894};
+    const int m = dof - 2;
+    if (m < 1) return std::numeric_limits<double>::infinity();
+    const double f = m <= 30 ? f975[m - 1] : 3.1161 + (3.5894 - 3.1161) * 30.0 / m;
+    return std::sqrt(3.0 * dof / m * f);
+}
+
+PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, const double *point_cov,
+                               const int32_t *groups) {
     PoseCovariance out;
+    out.refined = pose;
     const double inf = std::numeric_limits<double>::infinity();
     out.rotation_sigma = out.centre_sigma = inf;
     out.pose.setConstant(inf);
     out.centre.setConstant(inf);
-    if (used < 3) return out;
-    // Equilibrate before inverting: rotation and translation columns differ by the scene's
-    // depth, which can be 1e-3 or 1e3 in arbitrary map units.
-    const Eigen::Matrix<double, 6, 1> d = H.diagonal().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
-    const Mat6 Hn = d.asDiagonal() * H * d.asDiagonal();
-    Eigen::SelfAdjointEigenSolver<Mat6> eig(Hn);
-    if (eig.info() != Eigen::Success) return out;
-    const double lmax = eig.eigenvalues().maxCoeff(), lmin = eig.eigenvalues().minCoeff();
-    if (!(lmin > 1e-12 * lmax)) return out;
-    const Mat6 Cn = eig.eigenvectors() * eig.eigenvalues().cwiseInverse().asDiagonal() * eig.eigenvectors().transpose();
-    out.pose = d.asDiagonal() * Cn * d.asDiagonal();
+
+    // Each correspondence's residual covariance: keypoint noise (level-0 pixels at its
+    // level) plus the world point's covariance seen through the projection.
+    t_weights.resize(size_t(p.n));
+    t_usable.assign(size_t(p.n), 0);
+    Eigen::Vector2d r;
+    Eigen::Matrix<double, 2, 6> J;
+    Eigen::Matrix<double, 2, 3> JX;
+    for (int i = 0; i < p.n; ++i) {
+        if (!linearize(p, pose, i, &r, &J, &JX)) continue;
+        const double s = 1 / p.weight(i);
+        Eigen::Matrix2d C = s * s * Eigen::Matrix2d::Identity();
+        if (point_cov) {
+            const double *c = point_cov + 6 * size_t(i);
+            Eigen::Matrix3d S;
+            S << c[0], c[1], c[2], c[1], c[3], c[4], c[2], c[4], c[5];
+            C.noalias() += JX * S * JX.transpose();
+        }
+        t_weights[size_t(i)] = C.inverse();
+        t_usable[size_t(i)] = 1;
+    }
+
+    Mat6 H, cov;
+    Vec6 b;
+    double chi2;
+    const int used = accumulate(p, pose, nullptr, -1, &H, &b, &chi2);
+    if (used < 3 || !invert(H, &cov)) return out;
+    // The residuals' own variance factor (2 per correspondence, 2 from a gravity prior, 6
+    // unknowns), never below the noise model's.
+    const int dof = 2 * used + (p.gravity_weight > 0 ? 2 : 0) - 6;
+    const double factor = dof > 0 ? std::max(1.0, chi2 / dof) : 1.0;
+    out.residual_scale = std::sqrt(factor);
+    out.pose = factor * cov;
     // Centre c = −Rᵀt. With (exp(ω)R)ᵀ ≈ Rᵀ(I − [ω]×): c′ ≈ −Rᵀ(t + δ) + Rᵀ[ω]×t = c − Rᵀ[t]×ω − Rᵀδ.
     Eigen::Matrix<double, 3, 6> Jc;
     Jc.leftCols<3>() = -pose.R.transpose() * skew(pose.t);
     Jc.rightCols<3>() = -pose.R.transpose();
     out.centre = Jc * out.pose * Jc.transpose();
-    out.rotation_sigma = std::sqrt(std::max(0.0, Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(
-                                                     out.pose.topLeftCorner<3, 3>(), Eigen::EigenvaluesOnly)
-                                                     .eigenvalues().maxCoeff()));
-    out.centre_sigma = std::sqrt(std::max(0.0, Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(
-                                                   out.centre, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff()));
+    out.rotation_sigma = worst_sigma(out.pose.topLeftCorner<3, 3>());
+    out.centre_sigma = worst_sigma(out.centre);
     out.determined = std::isfinite(out.rotation_sigma) && std::isfinite(out.centre_sigma);
+    out.rotation_bound95 = kBound * out.rotation_sigma;
+    out.centre_bound95 = kBound * out.centre_sigma;
+    if (!out.determined || !groups) return out;
+
+    // Delete-a-group jackknife with groups of unequal size (Busing, Meijer & van der Leeden
+    // 1999): pseudo-values h θ̂ − (h − 1) θ₋g with h = n / m_g, about the full solution.
+    t_group_ids.clear();
+    t_group_sizes.clear();
+    for (int i = 0; i < p.n; ++i) {
+        if (!t_usable[size_t(i)] || groups[i] < 0) continue;
+        auto it = std::find(t_group_ids.begin(), t_group_ids.end(), groups[i]);
+        if (it == t_group_ids.end()) {
+            t_group_ids.push_back(groups[i]);
+            t_group_sizes.push_back(1);
+        } else {
+            ++t_group_sizes[size_t(it - t_group_ids.begin())];
+        }
+    }
+    int grouped = 0, regions = 0;
+    for (size_t g = 0; g < t_group_ids.size(); ++g) {
+        grouped += t_group_sizes[g];
+        if (t_group_sizes[g] >= 2) ++regions;
+    }
+    if (regions < 4) return out;
+    CameraPose full = pose;
+    if (!resolve(p, &full, groups, -1, 20)) return out;
+    const Eigen::Vector3d c_full = centre_of(full);
+    std::vector<Vec6> left_out;
+    std::vector<double> h;
+    left_out.reserve(t_group_ids.size());
+    h.reserve(t_group_ids.size());
+    for (size_t g = 0; g < t_group_ids.size(); ++g) {
+        if (t_group_sizes[g] < 2 || t_group_sizes[g] >= grouped) continue;
+        CameraPose P = full;
+        // A region the rest cannot do without: the pose rests on it alone, which is as
+        // uncertain as a pose gets.
+        if (!resolve(p, &P, groups, t_group_ids[g], 10)) {
+            out.rotation_sigma = out.centre_sigma = out.rotation_bound95 = out.centre_bound95 = inf;
+            out.determined = false;
+            return out;
+        }
+        const Eigen::AngleAxisd aa(P.R * full.R.transpose());
+        Vec6 v;
+        v.head<3>() = aa.angle() * aa.axis();
+        v.tail<3>() = centre_of(P) - c_full;
+        left_out.push_back(v);
+        h.push_back(double(grouped) / t_group_sizes[g]);
+    }
+    const int G = int(left_out.size());
+    if (G < 4) return out;
+    // The jackknife bounds the error of `full`, the weighted least-squares pose under this
+    // noise model, which the bounds then describe.
+    out.refined = full;
+    Vec6 mean = Vec6::Zero();
+    for (int g = 0; g < G; ++g) mean -= (1 - 1 / h[size_t(g)]) * left_out[size_t(g)];
+    Mat6 var = Mat6::Zero();
+    for (int g = 0; g < G; ++g) {
+        const Vec6 d = -(h[size_t(g)] - 1) * left_out[size_t(g)] - mean;
+        var.noalias() += d * d.transpose() / (h[size_t(g)] - 1);
+    }
+    var /= G;
+    out.jackknife_groups = G;
+    out.jackknife_rotation_sigma = worst_sigma(var.topLeftCorner<3, 3>());
+    out.jackknife_centre_sigma = worst_sigma(var.bottomRightCorner<3, 3>());
+    out.rotation_sigma = std::max(out.rotation_sigma, out.jackknife_rotation_sigma);
+    out.centre_sigma = std::max(out.centre_sigma, out.jackknife_centre_sigma);
+    const double k = bound_estimated(G - 1);
+    out.rotation_bound95 = std::max(out.rotation_bound95, k * out.jackknife_rotation_sigma);
+    out.centre_bound95 = std::max(out.centre_bound95, k * out.jackknife_centre_sigma);
     return out;
 }
 

@@ -1,0 +1,58 @@
+import Foundation
+import VPSModel
+
+/// Claimed against actual error, one dot per localized frame with ground truth: the
+/// answer's 95 % `accuracy` bound on the x axis, its true error on the y axis, both
+/// logarithmic, with the diagonal where the error equals the claim. A calibrated localizer
+/// keeps about 19 dots in 20 under the diagonal, and not all of them far below it (a bound
+/// ten times the error is honest but useless). Position and rotation get a plot each.
+struct CalibrationPlot {
+    var outcomes: [FrameOutcome]
+    var unit: ReportMap.LengthUnit
+
+    /// (claimed, actual) per localized frame with ground truth and a claim.
+    func pairs(_ pick: (PoseAccuracy, (translation: Double, rotationDegrees: Double)) -> (Double, Double)) -> [(Double, Double)] {
+        outcomes.compactMap { o in
+            guard let a = o.result.accuracy, let e = o.error else { return nil }
+            return pick(a, e)
+        }
+    }
+
+    func positionPlot() -> String {
+        let all = pairs { a, e in (a.position, e.translation) }
+        let d = LengthDisplay.forLengths(upTo: all.map { max($0.0, $0.1) }.max() ?? 1, unit: unit)
+        return plot(all.map { ($0.0 * d.factor, $0.1 * d.factor) }, what: "position", unit: d.unit, id: "calibration-position",
+                    color: "#2b7bba")
+    }
+
+    func rotationPlot() -> String {
+        plot(pairs { a, e in (a.rotationDegrees, e.rotationDegrees) }, what: "rotation", unit: "°", id: "calibration-rotation",
+             color: "#7b3294")
+    }
+
+    private func plot(_ points: [(claimed: Double, actual: Double)], what: String, unit: String, id: String,
+                      color: String) -> String {
+        let values = points.flatMap { [$0.claimed, $0.actual] }.filter { $0 > 0 }
+        let lo = (values.min() ?? 0.01) / 1.5, hi = (values.max() ?? 1) * 1.5
+        let axis = AxisScale.logarithmic(lo, hi)
+        var frame = PlotFrame(x: axis, y: axis, xTitle: "claimed 95 % bound on the \(what) error (\(unit), log scale)",
+                              yTitle: "actual \(what) error (\(unit), log)")
+        frame.height = 420
+        let a = frame.point(axis.lower, axis.lower), b = frame.point(axis.upper, axis.upper)
+        var marks = "<line x1=\"\(svgNumber(a.x))\" y1=\"\(svgNumber(a.y))\" x2=\"\(svgNumber(b.x))\" y2=\"\(svgNumber(b.y))\" "
+            + "stroke=\"#1a7a38\" stroke-dasharray=\"6 4\"/>\n"
+        let within = points.filter { $0.actual <= $0.claimed }.count
+        for p in points {
+            let q = frame.point(p.claimed, max(p.actual, axis.lower))
+            let outside = p.actual > p.claimed
+            marks += "<circle cx=\"\(svgNumber(q.x))\" cy=\"\(svgNumber(q.y))\" r=\"3.5\" fill=\"\(outside ? "#d7301f" : color)\">"
+                + "<title>claimed \(String(format: "%.4g", p.claimed)) \(unit), actual \(String(format: "%.4g", p.actual)) \(unit)</title></circle>\n"
+        }
+        frame.legend = [
+            PlotFrame.LegendEntry(color: color, label: "within its claim (\(within))", shape: .dot),
+            PlotFrame.LegendEntry(color: "#d7301f", label: "outside its claim (\(points.count - within))", shape: .dot),
+            PlotFrame.LegendEntry(color: "#1a7a38", label: "error = claim", shape: .dashed),
+        ]
+        return frame.svg(marks, id: id)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Vision
+import Support
+import VPSModel
+
+/// Stage 8b, on a map of few photos: each point also gets the descriptors ORB finds at its
+/// observations in ASIFT's simulated views of the keyframes that see it (`AffineView`:
+/// tilts √2 and 2 at four angles each). A query taken 45° from every map photo sees each
+/// surface foreshortened as no map photo does; a simulated view that foreshortens it the
+/// same way gives the point a descriptor that query's features match. The map pays for the
+/// views once; the query extracts its features as always.
+extension MapBuilder {
+    /// Features of a view keypoint must lie within this many pixels (at its observation's
+    /// pyramid level) of the observation, mapped back to the photo, to describe its point.
+    static let affineMatchRadius = 2.0
+
+    func addAffineViewDescriptors(_ points: inout DescribedPoints, _ frames: [MapBuildFrame], images: some KeyframeImages,
+                                  threads: Int, _ run: inout StageRun, _ log: (String) -> Void) throws {
+        // Each keyframe's observations: (point, pixel, octave).
+        var grouped = [[(point: UInt32, pixel: SIMD2<Double>, octave: UInt8)]](repeating: [], count: frames.count)
+        for o in points.observations {
+            grouped[Int(o.keyframe)].append((o.point, SIMD2(Double(o.pixel.x), Double(o.pixel.y)), o.octave))
+        }
+        let byKeyframe = grouped
+        let orb = { var o = options.orb; o.featureCount = options.featuresPerKeyframe(keyframes: frames.count); return o }()
+        let found = try WorkerThreads.map(count: frames.count, threads: threads,
+                                          makeState: { try ORBExtractor(options: orb) }) { extractor, k -> [(UInt32, [UInt8])] in
+            guard !byKeyframe[k].isEmpty else { return [] }
+            let image = try images.image(of: frames[k])
+            var out: [(UInt32, [UInt8])] = []
+            for v in AffineView.mapViews {
+                let view = try AffineView(of: image, tilt: v.tilt, angleDegrees: v.angleDegrees)
+                let f = try extractor.extract(view.image)
+                let grid = PixelGrid(f.keypoints.map { view.originalPixel(of: SIMD2(Double($0.x), Double($0.y))) },
+                                     cell: 4 * Self.affineMatchRadius)
+                for o in byKeyframe[k] {
+                    let radius = Self.affineMatchRadius * pow(Double(orb.scaleFactor), Double(o.octave))
+                    guard let i = grid.nearest(to: o.pixel, within: radius) else { continue }
+                    out.append((o.point, Array(f.descriptors[32 * i..<32 * i + 32])))
+                }
+            }
+            return out
+        }
+        // Per point: its view descriptors so far, then the simulated ones that differ from them.
+        var perPoint = [[[UInt8]]](repeating: [], count: points.count)
+        for (i, p) in points.viewPoints.enumerated() {
+            perPoint[Int(p)].append(Array(points.viewDescriptors[32 * i..<32 * i + 32]))
+        }
+        let selection = ViewDescriptorSelection(clusterDegrees: options.viewClusterDegrees,
+                                                maxPerPoint: options.maxViewDescriptorsPerPoint)
+        var added = 0
+        for (point, d) in found.joined() {
+            let p = Int(point)
+            guard perPoint[p].count < options.maxViewDescriptorsPerPoint + options.maxAffineDescriptorsPerPoint,
+                  !perPoint[p].contains(where: { Self.hamming($0[...], d[...]) <= selection.duplicateDistance }) else { continue }
+            perPoint[p].append(d)
+            added += 1
+        }
+        points.viewDescriptors = []
+        points.viewPoints = []
+        for (p, list) in perPoint.enumerated() {
+            for d in list { points.viewDescriptors += d; points.viewPoints.append(UInt32(p)) }
+        }
+        run.report.viewDescriptors = points.viewPoints.count
+        log(run.finish("affine views", "\(added) descriptors from \(AffineView.mapViews.count) simulated views of each of "
+                       + "\(frames.count) keyframes"))
+    }
+}
+
+/// Pixels bucketed in square cells, for nearest-neighbour queries within a radius.
+struct PixelGrid {
+    private let pixels: [SIMD2<Double>]
+    private let cell: Double
+    private var cells: [SIMD2<Int>: [Int]] = [:]
+
+    init(_ pixels: [SIMD2<Double>], cell: Double) {
+        self.pixels = pixels; self.cell = cell
+        for (i, p) in pixels.enumerated() { cells[key(p), default: []].append(i) }
+    }
+
+    private func key(_ p: SIMD2<Double>) -> SIMD2<Int> { SIMD2(Int((p.x / cell).rounded(.down)), Int((p.y / cell).rounded(.down))) }
+
+    /// The index of the pixel nearest to `p` within `radius`, or nil.
+    func nearest(to p: SIMD2<Double>, within radius: Double) -> Int? {
+        let lo = key(p - radius), hi = key(p + radius)
+        var best: Int?, bestD = radius * radius
+        for y in lo.y...hi.y {
+            for x in lo.x...hi.x {
+                for i in cells[SIMD2(x, y)] ?? [] {
+                    let d = pixels[i] - p
+                    let d2 = (d * d).sum()
+                    if d2 <= bestD { bestD = d2; best = i }
+                }
+            }
+        }
+        return best
+    }
+}
