@@ -26,9 +26,13 @@ start=$(date +%s)
 # Another scene entirely (other layout and seed): localization against the gallery map must reject it.
 "$arcloud" dataset synth "$out/other-scene-query" --layout studio --seed 99 --size 640x480 --quality 85 \
     --session-seed 41 --trajectory tour --frames 20
+# The street (seed 5): walked forward between two rows of buildings toward a far skyline.
+street=(--layout street --seed 5 --size 640x480 --quality 85)
+"$arcloud" dataset synth "$out/street-mapping"     "${street[@]}" --session-seed 51 --trajectory mapping --frames 90
+"$arcloud" dataset synth "$out/street-query-walk"  "${street[@]}" --session-seed 52 --trajectory walk    --frames 32
 echo "generated in $(( $(date +%s) - start )) s"
 
-for d in gallery-mapping gallery-query-walk gallery-query-hard other-scene-query; do
+for d in gallery-mapping gallery-query-walk gallery-query-hard other-scene-query street-mapping street-query-walk; do
     "$arcloud" dataset validate "$out/$d"
 done
 du -sh "$out"
