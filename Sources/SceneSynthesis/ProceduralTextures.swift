@@ -22,7 +22,8 @@ public enum ProceduralTextures {
         }
     }
 
-    /// Texture pixels per metre for each kind of plane.
+    /// Texture pixels per metre for each kind of plane (the street's surfaces have their
+    /// own: `StreetTextures.Surface.pixelsPerMetre`).
     public static func pixelsPerMetre(_ kind: SceneDescription.Plane.Kind) -> Double {
         switch kind {
         case .wall: 256
@@ -37,6 +38,12 @@ public enum ProceduralTextures {
                            seed: UInt64, textureId: String, decals: [Decal] = []) -> [TextureDrawOp] {
         var rng = SeededRandom(seed: seed, stream: "texture/\(textureId)")
         var ops: [TextureDrawOp]
+        if let surface = StreetTextures.Surface(textureId) {
+            ops = StreetTextures.ops(surface, width: width, height: height, pixelsPerMetre: ppm, seed: seed,
+                                     textureId: textureId, &rng)
+            for d in decals { ops += decal(d, &rng) }
+            return ops
+        }
         switch (kind, SharedTexture(textureId)) {
         case (_, .poster?): ops = poster(width, height, ppm, &rng)
         case (_, .door?): ops = door(width, height, ppm, &rng)

@@ -63,9 +63,12 @@ public struct SceneLayout: Sendable, Hashable {
     public var spaces: [Space]
     /// Hang the same posters and doors throughout (see `ScenePlanner`), as in a building.
     public var fixtures: Bool
+    /// An outdoor street instead of rooms: when set, its planes, sections and navigation
+    /// graph are the scene's (`spaces` is then empty).
+    public var street: StreetLayout?
 
-    public init(name: String, spaces: [Space], fixtures: Bool = false) {
-        self.name = name; self.spaces = spaces; self.fixtures = fixtures
+    public init(name: String, spaces: [Space], fixtures: Bool = false, street: StreetLayout? = nil) {
+        self.name = name; self.spaces = spaces; self.fixtures = fixtures; self.street = street
     }
 
     public func space(_ id: String) -> Space? { spaces.first { $0.id == id } }
@@ -113,6 +116,7 @@ public struct SceneLayout: Sendable, Hashable {
     /// openings), one floor and one ceiling per space. Texture ids equal plane ids, but
     /// for the floors and ceilings of spaces with a `finish` (see `sharedTexturePrefix`).
     public func planes(ceilings: Bool = true) -> [SceneDescription.Plane] {
+        if let street { return street.planes() }
         var planes: [SceneDescription.Plane] = []
         for s in spaces {
             let e = s.elevation
@@ -175,13 +179,15 @@ public struct SceneLayout: Sendable, Hashable {
 
     /// One section per space, bounded by its box.
     public var sections: [MapSection] {
-        spaces.map { MapSection(id: $0.id, name: $0.name, boundsMin: SIMD3($0.min.x, $0.elevation, $0.min.y),
+        if let street { return street.sections }
+        return spaces.map { MapSection(id: $0.id, name: $0.name, boundsMin: SIMD3($0.min.x, $0.elevation, $0.min.y),
                                 boundsMax: SIMD3($0.max.x, $0.elevation + $0.height, $0.max.y)) }
     }
 
     /// Nodes at room centres and doorway centres (on the floor); edges from each room
     /// centre to its doorways and between the doorways of each corridor, Euclidean weights.
     public var navigationGraph: NavigationGraph {
+        if let street { return street.navigationGraph }
         var nodes: [NavigationGraph.Node] = []
         var edges: [NavigationGraph.Edge] = []
         var nodesOfSpace: [String: [NavigationGraph.Node]] = [:]
@@ -216,12 +222,13 @@ public struct SceneLayout: Sendable, Hashable {
 
 extension SceneLayout {
     /// Layout names `dataset synth --layout` accepts.
-    public static let presetNames = ["gallery", "studio", "building"]
+    public static let presetNames = ["gallery", "studio", "building", "street"]
 
     /// A preset floor plan with sizes jittered by `seed` (centimetre steps); `building`
-    /// is regular, of `building` size, whatever the seed.
+    /// is regular, of `building` size, whatever the seed; `street` is outdoors (`StreetLayout`).
     public static func preset(_ name: String, seed: UInt64, building: BuildingSize = BuildingSize()) -> SceneLayout? {
         if name == "building" { return BuildingLayout.layout(building) }
+        if name == "street" { return StreetLayout.make(seed: seed).sceneLayout }
         var rng = SeededRandom(seed: seed, stream: "layout/\(name)")
         func j(_ v: Double, _ amount: Double = 0.4) -> Double { ((v + rng.uniform(-amount...amount)) * 100).rounded() / 100 }
         /// A room at the origin (nominal far corner `room`), a corridor `width` wide running +x

@@ -5,7 +5,8 @@ import VPSModel
 /// Turns a `SceneLayout` into the `SceneDescription` a synthetic session ships with: the
 /// textured planes, sections, navigation graph, and AR content placed on walls the
 /// generated routes look at (a graffiti piece per room, a collectible in front of a wall
-/// per room, one link poster), plus the decals that draw that content into the textures.
+/// per room, one link poster; on a street one of each on its facades), plus the decals
+/// that draw that content into the textures.
 public enum ScenePlanner {
     /// The scene and, per texture id, the decals to draw into it.
     public static func plan(layout: SceneLayout, seed: UInt64, ceilings: Bool = true, textureScale: Double = 1)
@@ -49,6 +50,33 @@ public enum ScenePlanner {
             pose.translation += c.normal * 0.6
             objects.append(SceneObject(id: "collectible-\(room.id)", kind: .collectible, sectionId: room.id, pose: pose,
                                        extent: SIMD3(0.25, 0.25, 0.25), payload: ["points": String(10 * (roomIndex + 1))]))
+        }
+        if let street = layout.street {
+            // The street: a graffiti piece on a shop front of the south row and a link poster
+            // on one of the north row, both along the routes, and a collectible in between.
+            func facade(_ side: StreetLayout.Side, at x: Double) -> (plane: SceneDescription.Plane, u: Double)? {
+                guard let b = street.buildings.first(where: { $0.side == side && $0.from <= x && x < $0.to }),
+                      let plane = planes.first(where: { $0.id == "street/\(b.id)/facade" }) else { return nil }
+                let f = (x - b.from) / (b.to - b.from)
+                // Clear of the building's edges.
+                return (plane, min(0.8, max(0.2, side == .north ? f : 1 - f)))
+            }
+            if let (wall, u) = facade(.south, at: 40) {
+                hang(.graffiti, id: "graffiti-street", on: wall, along: (u - 0.05)...(u + 0.05), height: 1.7,
+                     size: SIMD2(1.4, 0.9), payload: ["title": "Piece S", "artist": "synth-\(seed)"], painted: .graffiti,
+                     title: "ARC S")
+            }
+            if let (wall, u) = facade(.north, at: 62) {
+                hang(.link, id: "link-street", on: wall, along: (u - 0.05)...(u + 0.05), height: 1.6,
+                     size: SIMD2(0.7, 0.9), payload: ["title": "Visit the street", "url": "https://example.com/street"],
+                     painted: .linkPoster, title: "SCAN ME")
+            }
+            if let (wall, u) = facade(.north, at: 28) {
+                var pose = objectPose(on: wall, u: u, height: 1.2)
+                pose.translation += wall.normal * 0.6
+                objects.append(SceneObject(id: "collectible-street", kind: .collectible, sectionId: wall.sectionId, pose: pose,
+                                           extent: SIMD3(0.25, 0.25, 0.25), payload: ["points": "10"]))
+            }
         }
         let all = layout.fixtures ? planes + fixtures(layout: layout, planes: planes, objects: objects, seed: seed) : planes
         let scene = SceneDescription(name: layout.name, seed: seed, sections: layout.sections, planes: all,
@@ -106,7 +134,7 @@ public enum ScenePlanner {
 
     /// Texture size in pixels of a plane (procedural textures), `scale` times the default density.
     public static func textureSize(_ plane: SceneDescription.Plane, scale: Double = 1) -> (width: Int, height: Int) {
-        let ppm = ProceduralTextures.pixelsPerMetre(plane.kind) * scale
+        let ppm = (StreetTextures.Surface(plane.texture)?.pixelsPerMetre ?? ProceduralTextures.pixelsPerMetre(plane.kind)) * scale
         return (min(8192, max(8, Int((plane.size.x * ppm).rounded()))), min(8192, max(8, Int((plane.size.y * ppm).rounded()))))
     }
 

@@ -4,8 +4,9 @@ import Vision
 import VPSModel
 import Support
 
-/// Renders a recorded session of a synthetic textured indoor scene: `session.json`
-/// (intrinsics, ground-truth poses, drifting odometry), `frames/*.jpg|png` and `scene.json`.
+/// Renders a recorded session of a synthetic textured scene (rooms, or a street):
+/// `session.json` (intrinsics, ground-truth poses, drifting odometry), `frames/*.jpg|png`
+/// and `scene.json`.
 ///
 /// Deterministic: the same options give byte-identical files, whatever the number of
 /// cores (textures and frames render in parallel, each from its own seeds).
@@ -55,6 +56,7 @@ public struct SyntheticSessionGenerator: Sendable {
     /// pieces the capture pauses (`floorChangePause`) while the camera changes floors.
     public func trajectories() -> [CameraTrajectory] {
         if options.layout == "building" { return buildingTrajectories() }
+        if let street = layout.street { return [streetTrajectory(street)] }
         var planner = TrajectoryPlanner(layout: layout)
         let rooms = layout.spaces.filter { $0.kind == .room }.map(\.id)
         var legs: [TrajectoryPlanner.Leg] = []
@@ -165,6 +167,48 @@ public struct SyntheticSessionGenerator: Sendable {
         }
     }
 
+    /// Where the street's routes walk: lines along the street, this far south of its centre
+    /// line (z), 2 m apart.
+    public static let streetLines = (mapping: 1.5, walk: -0.5)
+
+    /// The street's routes: forward walks down it, the phone held at about 1.5 m looking
+    /// along the street. Mapping: the whole stretch of `StreetLayout.route` on its line,
+    /// level, with a slow mild sway. Walk: most of the same stretch on the other line, with
+    /// another sway, the phone tilted up a little, and three glances at the facades
+    /// (22–32° aside, a few metres each), at another time of day (lit from elsewhere).
+    /// Hard: the walk, faster, with hand shake (and the generator's blur, noise and light
+    /// change). Tour: the first 20 m of the mapping line.
+    private func streetTrajectory(_ street: StreetLayout) -> CameraTrajectory {
+        var planner = TrajectoryPlanner(layout: layout)
+        let r = street.route, lines = Self.streetLines
+        let leg: TrajectoryPlanner.Leg
+        switch options.route {
+        case .mapping, .tour:
+            planner.motion.speed = 1.1
+            planner.motion.sway = 0.06
+            planner.motion.pitchOffset = 0
+            planner.motion.pitchAmplitude = 0.04
+            let end = options.route == .tour ? r.lowerBound + 20 : r.upperBound
+            leg = .stroll(from: SIMD2(r.lowerBound, lines.mapping), to: SIMD2(end, lines.mapping), swayPeriod: 9, phase: 0,
+                          glances: [])
+        case .walk, .hard:
+            planner.motion.speed = options.route == .hard ? 1.6 : 1.3
+            planner.motion.sway = 0.08
+            planner.motion.pitchOffset = 0.05
+            planner.motion.pitchAmplitude = 0.07
+            if options.route == .hard { planner.motion.shake = 0.005 * options.effectsStrength }
+            planner.eyeHeight = 1.42
+            leg = .stroll(from: SIMD2(r.lowerBound + 2.5, lines.walk), to: SIMD2(r.upperBound - 3.5, lines.walk),
+                          swayPeriod: 7, phase: 2.1,
+                          glances: [.init(at: 20, yaw: 0.52, hold: 4), .init(at: 46, yaw: -0.56, hold: 4),
+                                    .init(at: 70, yaw: 0.4, hold: 4)])
+        }
+        return planner.trajectory([leg], seed: options.sessionSeed)
+    }
+
+    /// Colour where no plane is seen: the ceilings' shadow indoors, a hazy sky over a street.
+    var background: RGBColor { layout.street == nil ? RGBColor(90, 90, 90) : RGBColor(178, 192, 206) }
+
     /// Writes the session into `directory` (created if needed; existing frames replaced).
     @discardableResult
     public func generate(to directory: URL) async throws -> Summary {
@@ -182,6 +226,8 @@ public struct SyntheticSessionGenerator: Sendable {
         let cam = camera
         let s = options.effectsStrength
         let hard = options.route == .hard
+        // Outdoors, the walk is recorded at another time of day: the sun from elsewhere.
+        let otherDay = layout.street != nil && options.route == .walk
         let visibility = PlaneVisibility(layout: layout, planes: scene.planes)
         // Light direction and per-room brightness; the hard route switches both half-way.
         let lightA = normalize(SIMD3(0.4, 0.8, 0.3)), lightB = normalize(SIMD3(-0.6, 0.5, -0.45))
@@ -189,6 +235,7 @@ public struct SyntheticSessionGenerator: Sendable {
         let shadeB = scene.planes.map { 0.7 + 0.35 * max(0, dot($0.normal, lightB)) - 0.08 }
         let exposure = (hard ? 0.014 : 0.008) * s * options.motionBlur
         let seed = options.sessionSeed
+        let background = self.background
 
         var textures: [String: RenderTexture] = [:]
         var frames: [RecordedSession.Frame] = []
@@ -215,7 +262,7 @@ public struct SyntheticSessionGenerator: Sendable {
             let results = try WorkerThreads.map(jobs) { (index, t) -> Data in
                 let poses = Self.exposurePoses(trajectory, at: t, exposure: exposure, camera: cam)
                 var gain = 1 + 0.06 * s * sin(2 * .pi * (t + start) / 11 + Double(seed % 7))
-                var useB = false
+                var useB = otherDay
                 if hard {
                     // Lights dim and move from 45 % of the route on; auto-exposure partly recovers.
                     let f = min(1, max(0, (t / duration - 0.45) / 0.05))
@@ -228,7 +275,7 @@ public struct SyntheticSessionGenerator: Sendable {
                 }
                 let effects = RenderEffects(gain: max(0.05, gain), vignetting: 0.18 * min(1, s),
                                             readNoise: (hard ? 2.5 : 1.2) * s, shotNoise: (hard ? 0.45 : 0.25) * s,
-                                            seed: seed &* 1_000_003 &+ UInt64(index), background: RGBColor(90, 90, 90))
+                                            seed: seed &* 1_000_003 &+ UInt64(index), background: background)
                 let image = try Renderer.render(camera: cam, poses: poses, planes: planes, effects: effects).image
                 switch options.imageFormat {
                 case .jpg: return try ImageEncoding.jpeg(image, quality: options.jpegQuality)

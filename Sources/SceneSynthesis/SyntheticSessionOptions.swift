@@ -3,7 +3,8 @@ import VPSModel
 
 /// What `SyntheticSessionGenerator` renders: scene, route, camera, effects and output.
 public struct SyntheticSessionOptions: Sendable, Hashable {
-    /// The camera route through the scene.
+    /// The camera route through the scene. On the `street` layout every route is a forward
+    /// walk down the street instead (see `SyntheticSessionGenerator.streetLines`).
     public enum Route: String, Sendable, Hashable, CaseIterable {
         /// Covers every wall: two loops per room (near and far, opposite directions)
         /// looking at the walls, through all rooms in order, then back through the
@@ -23,7 +24,7 @@ public struct SyntheticSessionOptions: Sendable, Hashable {
 
     /// Session name written into session.json.
     public var name: String
-    /// Floor plan preset (`SceneLayout.presetNames`).
+    /// Floor plan preset (`SceneLayout.presetNames`), or `street` (outdoors).
     public var layout: String = "gallery"
     /// Size of the `building` layout (other layouts ignore it).
     public var building = BuildingSize()

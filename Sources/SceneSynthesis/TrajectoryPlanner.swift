@@ -2,9 +2,10 @@ import Foundation
 import Geometry
 
 /// Plans walking-camera trajectories through a `SceneLayout`: loops around rooms at a
-/// chosen distance from the walls looking at them, and walks through corridors looking
-/// ahead with a sway to both sides, joined smoothly. The camera is held at about 1.5 m with
-/// gentle pitch, roll and step bob; an optional hand shake adds fast small rotations.
+/// chosen distance from the walls looking at them, walks through corridors looking ahead
+/// with a sway to both sides, and straight strolls (down a street) that glance aside now
+/// and then, joined smoothly. The camera is held at about 1.5 m with gentle pitch, roll
+/// and step bob; an optional hand shake adds fast small rotations.
 public struct TrajectoryPlanner: Sendable {
     /// Motion style of a trajectory.
     public struct Motion: Sendable, Hashable {
@@ -13,8 +14,9 @@ public struct TrajectoryPlanner: Sendable {
         public var turnRate: Double = 0.7
         /// Amplitude (radians) of the slow yaw sway around the viewing direction.
         public var sway: Double = 0.35
-        /// Amplitude (radians) of the slow pitch variation.
+        /// Amplitude (radians) of the slow pitch variation, and the pitch it varies around.
         public var pitchAmplitude: Double = 0.09
+        public var pitchOffset: Double = -0.03
         /// Hand shake: amplitude (radians) of 3–7 Hz rotation jitter.
         public var shake: Double = 0.002
         public init() {}
@@ -27,6 +29,32 @@ public struct TrajectoryPlanner: Sendable {
         case loop(space: String, inset: Double, clockwise: Bool, phase: Double)
         /// Walk from the current position into `space` (through the doorway to it), looking ahead.
         case walk(to: String)
+        /// Walk straight from `from` to `to` (floor points, no layout needed), looking along
+        /// the way with a yaw sway of `motion.sway` over `swayPeriod` metres (`phase` shifts
+        /// it), and turning aside for each of `glances`.
+        case stroll(from: SIMD2<Double>, to: SIMD2<Double>, swayPeriod: Double, phase: Double, glances: [Glance])
+    }
+
+    /// A look aside during a stroll: `yaw` radians off the walking direction (> 0 turns
+    /// toward +z), held for `hold` metres around `at` metres from the stroll's start, turned
+    /// into and out of over `ramp` metres on either side.
+    public struct Glance: Sendable, Hashable {
+        public var at: Double
+        public var yaw: Double
+        public var hold: Double
+        public var ramp: Double
+
+        public init(at: Double, yaw: Double, hold: Double, ramp: Double = 1.5) {
+            self.at = at; self.yaw = yaw; self.hold = hold; self.ramp = ramp
+        }
+
+        /// Share of the glance's yaw at `s` metres from the stroll's start (0…1).
+        public func weight(at s: Double) -> Double {
+            let d = abs(s - at) - hold / 2
+            if d <= 0 { return 1 }
+            if d >= ramp { return 0 }
+            return 0.5 * (1 + cos(.pi * d / ramp))
+        }
     }
 
     public let layout: SceneLayout
@@ -67,6 +95,9 @@ public struct TrajectoryPlanner: Sendable {
                     p = q
                 }
                 currentSpace = target
+            case let .stroll(from, to, period, phase, glances):
+                if let last = route.last { route += line(from: last.p, to: from, lookAhead: true) }
+                route += stroll(from: from, to: to, period: period, phase: phase, glances: glances)
             }
         }
         return finish(route, rng: &rng)
@@ -114,6 +145,20 @@ public struct TrajectoryPlanner: Sendable {
         return (1...n).map { k in
             let f = Double(k) / Double(n)
             return RoutePoint(p: a + (b - a) * f, yaw: heading + 1.1 * motion.sway * sin(2 * .pi * f * len / 2.4))
+        }
+    }
+
+    /// A straight walk looking ahead with a slow sway and the glances' turns aside.
+    private func stroll(from a: SIMD2<Double>, to b: SIMD2<Double>, period: Double, phase: Double,
+                        glances: [Glance]) -> [RoutePoint] {
+        let len = PlanarVector.length(b - a)
+        guard len > 1e-6 else { return [] }
+        let heading = atan2(b.y - a.y, b.x - a.x)
+        let n = max(1, Int((len / step).rounded()))
+        return (0...n).map { k in
+            let s = len * Double(k) / Double(n)
+            let aside = glances.reduce(0) { $0 + $1.yaw * $1.weight(at: s) }
+            return RoutePoint(p: a + (b - a) * (s / len), yaw: heading + motion.sway * sin(2 * .pi * s / period + phase) + aside)
         }
     }
 
@@ -187,7 +232,7 @@ public struct TrajectoryPlanner: Sendable {
                 t += max(ds / motion.speed, abs(yaw[i] - yaw[i - 1]) / motion.turnRate, 1e-4)
             }
             let a = motion.pitchAmplitude, sh = motion.shake
-            let pitch = -0.03 + a * sin(2 * .pi * t / 7.3 + ph[0]) + 0.4 * a * sin(2 * .pi * t / 2.9 + ph[1])
+            let pitch = motion.pitchOffset + a * sin(2 * .pi * t / 7.3 + ph[0]) + 0.4 * a * sin(2 * .pi * t / 2.9 + ph[1])
                 + sh * sin(2 * .pi * fr[0] * t + ph[2])
             let roll = 0.03 * sin(2 * .pi * t / 5.1 + ph[3]) + sh * sin(2 * .pi * fr[1] * t + ph[4])
             let yawShake = sh * sin(2 * .pi * fr[2] * t + ph[5]) + 0.5 * sh * sin(2 * .pi * fr[3] * t + ph[6])

@@ -4,15 +4,16 @@ import VPSModel
 
 struct DatasetSynthCommand: Command {
     static let name = "dataset synth"
-    static let summary = "Render a recorded session of a synthetic textured indoor scene"
+    static let summary = "Render a recorded session of a synthetic textured scene (rooms or a street)"
     static let overview = """
         USAGE: arcloud dataset synth <out-dir> [options]
 
         Renders a walking camera through a procedurally textured scene of connected rooms
         and corridors (walls with posters and graffiti-like art, floors, ceilings,
-        doorways) and writes a recorded session: session.json (intrinsics, ground-truth
-        poses, drifting device odometry), frames/, and scene.json (planes, sections, AR
-        content, navigation graph). The same options always give byte-identical files.
+        doorways), or down a street (--layout street), and writes a recorded session:
+        session.json (intrinsics, ground-truth poses, drifting device odometry), frames/,
+        and scene.json (planes, sections, AR content, navigation graph). The same options
+        always give byte-identical files.
         """
 
     static let epilogue = """
@@ -24,9 +25,23 @@ struct DatasetSynthCommand: Command {
         reverse, at most four; hard: its first two rooms; tour: its first room). Rooms
         0 and 1 face each other nearest the hall, then 2 and 3, and so on.
 
+        A street is outdoors and walked forward, as a phone records one: 13-15 m between
+        two rows of buildings 10-20 m high, 124 m long, in terraces that share a facade
+        design: a grid of windows each a little different (curtains, blinds, a lit room, a
+        repainted frame, flower boxes) over shop fronts with signs or front doors, on a
+        road between slab pavements. The rows end 8 m past the routes at a plaza, with a
+        skyline of far buildings 50-300 m beyond the routes' end, seen down the street
+        from every frame (their depth is nearly unobservable from a forward walk). No
+        ceiling; a plain sky. Its routes are forward walks at phone height along 96 m of
+        the street: mapping on one line, level, with a mild sway; walk 2 m beside it over
+        the same stretch, tilted up a little, glancing 22-32 degrees at the facades three
+        times, lit as at another time of day; hard the walk faster, with hand shake, blur,
+        noise and a light change; tour its first 20 m.
+
         EXAMPLES:
           arcloud dataset synth out/gallery-mapping --seed 7 --trajectory mapping --frames 150
           arcloud dataset synth out/venue-mapping --layout building --floors 2 --wings 3 --rooms 6
+          arcloud dataset synth out/street-mapping --layout street --seed 5 --trajectory mapping --frames 90
         """
 
     struct Options: CommandArguments {
@@ -36,7 +51,8 @@ struct DatasetSynthCommand: Command {
         let out = Positional("out-dir")
         let name = Option("name", .text.placeholder("NAME"), help: "Session name", defaultText: "the folder name")
         let layout = Option("layout", .oneOf(SceneLayout.presetNames).placeholder("NAME"), default: defaults.layout,
-                            help: "Floor plan: gallery (3 rooms, 2 corridors) | studio (2 rooms) | building (see below)")
+                            help: "Floor plan: gallery (3 rooms, 2 corridors) | studio (2 rooms) | building | street "
+                                + "(outdoors; both below)")
         let floors = Option("floors", .integer(in: BuildingSize.floorRange).placeholder("N"), default: defaults.building.floors,
                             help: "building: storeys, 4 m apart")
         let wings = Option("wings", .integer(in: BuildingSize.wingRange).placeholder("N"), default: defaults.building.wings,
@@ -49,10 +65,10 @@ struct DatasetSynthCommand: Command {
                                  help: "Route phases, sensor noise, odometry drift")
         let trajectory = Option("trajectory", .oneOf(SyntheticSessionOptions.Route.self) { route in
             switch route {
-            case .mapping: "two loops per room looking at every wall"
-            case .walk: "rooms in reverse, one loop per room in between"
+            case .mapping: "two loops per room looking at every wall (street: a forward walk)"
+            case .walk: "rooms in reverse, one loop per room in between (street: another forward walk)"
             case .hard: "fast, shaky, blurred, lights dim half-way"
-            case .tour: "a short loop in the first room"
+            case .tour: "a short loop in the first room (street: its first 20 m)"
             }
         }.placeholder("ROUTE"), default: defaults.route, help: "The camera's route")
         let frames = Option("frames", .integer(in: 1...100_000).placeholder("N"), default: defaults.frameCount,
@@ -75,8 +91,8 @@ struct DatasetSynthCommand: Command {
         let textures = Option("textures", .text.placeholder("DIR"),
                               help: "Use the .jpg/.png images of DIR (sorted, in turn) as textures instead of procedural ones")
         let textureScale = Option("texture-scale", .number().placeholder("K"), default: defaults.textureScale,
-                                  help: "Texture density relative to 256 px/m on walls")
-        let noCeiling = Flag("no-ceiling", help: "Leave the ceilings out")
+                                  help: "Texture density relative to 256 px/m on walls (128 on a street's facades)")
+        let noCeiling = Flag("no-ceiling", help: "Leave the ceilings out (a street has none)")
     }
 
     static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
