@@ -49,11 +49,13 @@ extension MapBuilder {
         let selection = ViewDescriptorSelection(clusterDegrees: options.viewClusterDegrees,
                                                 maxPerPoint: options.maxViewDescriptorsPerPoint)
         var added = 0
+        var addedTo = [Int](repeating: 0, count: points.count)
         for (point, d) in found.joined() {
             let p = Int(point)
-            guard perPoint[p].count < options.maxViewDescriptorsPerPoint + options.maxAffineDescriptorsPerPoint,
+            guard addedTo[p] < options.maxAffineDescriptorsPerPoint,
                   !perPoint[p].contains(where: { Self.hamming($0[...], d[...]) <= selection.duplicateDistance }) else { continue }
             perPoint[p].append(d)
+            addedTo[p] += 1
             added += 1
         }
         points.viewDescriptors = []

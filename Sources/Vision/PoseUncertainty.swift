@@ -63,9 +63,13 @@ public struct PoseUncertainty: Sendable, Hashable {
     ///     none); it runs when at least four regions hold two inliers or more.
     ///   - gravity: the measured gravity in camera coordinates, with `gravitySigmaDegrees`,
     ///     when the pose was solved with it as a prior.
+    ///   - intrinsicsSigma: nil, or the standard deviations of fx, fy, cx, cy (pixels): how
+    ///     well the camera is calibrated. Their first-order effect on the pose adds to the
+    ///     covariance and to both bounds.
     public init(of pose: CameraFromWorld, pixels: [SIMD2<Double>], worldPoints: [SIMD3<Double>],
                 camera: CameraIntrinsics, noise: Double = 1, sigmas: [Double] = [], pointCovariances: [Matrix3] = [],
-                groups: [Int32] = [], gravity: SIMD3<Double>? = nil, gravitySigmaDegrees: Double = 0.5) throws(VisionError) {
+                groups: [Int32] = [], gravity: SIMD3<Double>? = nil, gravitySigmaDegrees: Double = 0.5,
+                intrinsicsSigma: SIMD4<Double>? = nil) throws(VisionError) {
         let n = pixels.count
         guard worldPoints.count == n, sigmas.isEmpty || sigmas.count == n,
               pointCovariances.isEmpty || pointCovariances.count == n, groups.isEmpty || groups.count == n,
@@ -80,15 +84,19 @@ public struct PoseUncertainty: Sendable, Hashable {
         let down = gravity.map { [$0.x, $0.y, $0.z] } ?? []
         let world = packXYZ(worldPoints)
         let covariances = pointCovariances.flatMap { c in [c.r0.x, c.r0.y, c.r0.z, c.r1.y, c.r1.z, c.r2.z] }
+        let calibration = intrinsicsSigma.map { [$0.x, $0.y, $0.z, $0.w] } ?? []
         var out = vc_pose_uncertainty()
         let status = pixels.withUnsafeBufferPointer { p2 in
             p2.withMemoryRebound(to: Double.self) { p in
                 covariances.withUnsafeBufferPointer { pc in
                     groups.withUnsafeBufferPointer { g in
                         down.withUnsafeBufferPointer { d in
-                            vc_pose_covariance(&cam, p.baseAddress, world, scaled, pc.isEmpty ? nil : pc.baseAddress,
-                                               g.isEmpty ? nil : g.baseAddress, Int32(n), r, t,
-                                               d.isEmpty ? nil : d.baseAddress, gravitySigmaDegrees, &out)
+                            calibration.withUnsafeBufferPointer { k in
+                                vc_pose_covariance(&cam, p.baseAddress, world, scaled, pc.isEmpty ? nil : pc.baseAddress,
+                                                   g.isEmpty ? nil : g.baseAddress, Int32(n), r, t,
+                                                   d.isEmpty ? nil : d.baseAddress, gravitySigmaDegrees,
+                                                   k.isEmpty ? nil : k.baseAddress, &out)
+                            }
                         }
                     }
                 }

@@ -21,10 +21,10 @@ import Foundation
         let version = try ArcloudProcess.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout.hasPrefix("arcloud "))
-        // The README lists this version's changes under its number (dependents pin it).
+        // CHANGELOG.md lists this version's changes under its number (dependents pin it).
         let number = version.stdout.dropFirst("arcloud ".count).trimmingCharacters(in: .whitespacesAndNewlines)
-        let readme = try String(contentsOf: ArcloudProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains("\n## Changes in \(number)\n"), "README.md has no '## Changes in \(number)' section")
+        let changelog = try String(contentsOf: ArcloudProcess.packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        #expect(changelog.contains("\n## [\(number)]\n"), "CHANGELOG.md has no '## [\(number)]' section")
         #expect(try !Self.commands().isEmpty)
     }
 

@@ -68,7 +68,8 @@ struct MapBuilderTests {
         #expect(plain.points.count == rich.points.count)
         #expect(rich.viewDescriptors.count > plain.viewDescriptors.count + plain.points.count / 4,
                 "\(rich.viewDescriptors.count) against \(plain.viewDescriptors.count)")
-        #expect(rich.viewDescriptors.count <= plain.viewDescriptors.count + rich.points.count * with.maxAffineDescriptorsPerPoint)
+        #expect(rich.viewDescriptors.count <= plain.viewDescriptors.count + rich.points.count * with.maxAffineDescriptorsPerPoint,
+                "at most \(with.maxAffineDescriptorsPerPoint) more per point")
         #expect(rich.metadata.builder["affineViews"] == "true" && plain.metadata.builder["affineViews"] == "false")
         // No point gets a descriptor twice.
         let distinct = Set((0..<rich.viewDescriptors.count).map { i in

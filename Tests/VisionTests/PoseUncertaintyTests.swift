@@ -106,19 +106,18 @@ import TestSupport
     }
 
     @Test func theJackknifeCatchesAnErrorSharedByOneRegion() throws {
-        // Every point in the image's left third is biased the same way by 4 px (a patch
+        // Every point in the image's top-left ninth is biased the same way by 6 px (a patch
         // triangulated at a wrong depth, or matched one window along): each fits within
         // noise of its neighbours, so the formal estimate hardly widens, but leaving the
         // region out moves the pose, and the bound must cover the error it causes.
         var rng = SplitMix(seed: 5)
         let scene = SyntheticScene(n: 300, noise: 0.5, rng: &rng)
-        let biased = scene.pixels.map { $0.x < 213 ? $0 + SIMD2(4, 0) : $0 }
+        let biased = scene.pixels.map { $0.x < 640.0 / 3 && $0.y < 160 ? $0 + SIMD2(6, 0) : $0 }
         let solved = try AbsolutePoseEstimator.refine(scene.truth, pixels: biased, worldPoints: scene.world,
                                                       camera: testCamera, loss: .trivial).pose
-        let groups = PoseUncertainty.gridRegions(of: biased, width: 640, height: 480)
         let formal = try PoseUncertainty(of: solved, pixels: biased, worldPoints: scene.world, camera: testCamera)
         let jackknifed = try PoseUncertainty(of: solved, pixels: biased, worldPoints: scene.world, camera: testCamera,
-                                             groups: groups)
+                                             groups: PoseUncertainty.gridRegions(of: biased, width: 640, height: 480))
         #expect(formal.jackknifeGroups == 0 && jackknifed.jackknifeGroups >= 30)
         let pose = try #require(jackknifed.pose)
         let centreError = length(pose.pose.center - scene.truth.pose.center)
@@ -142,6 +141,25 @@ import TestSupport
                                                camera: testCamera, pointCovariances: Array(repeating: depthOnly, count: 80))
         #expect(depthUnknown.isDetermined)
         #expect(depthUnknown.centre > 3 * exact.centre, "\(depthUnknown.centre) vs \(exact.centre)")
+    }
+
+    @Test func aCameraKnownOnlyToItsCalibrationWidensTheBoundsByWhatItMoves() throws {
+        // A principal point off by δ pixels turns the whole view by about δ / f radians,
+        // whatever the number of points: 2 px at f = 500 is 0.23°, so with hundreds of exact
+        // points the rotation bound is set by the calibration and comes to ~3 σ of that.
+        var rng = SplitMix(seed: 15)
+        let scene = SyntheticScene(n: 400, rng: &rng)
+        let exact = try PoseUncertainty(of: scene.truth, pixels: scene.pixels, worldPoints: scene.world, camera: testCamera)
+        let calibrated = try PoseUncertainty(of: scene.truth, pixels: scene.pixels, worldPoints: scene.world,
+                                             camera: testCamera, intrinsicsSigma: SIMD4(0, 0, 2, 2))
+        let turn = 2.0 / 500 * 180 / .pi
+        #expect(calibrated.rotationBound95Degrees > 2 * turn && calibrated.rotationBound95Degrees < 5 * turn,
+                "\(calibrated.rotationBound95Degrees)° against \(turn)°")
+        #expect(calibrated.rotationBound95Degrees > 3 * exact.rotationBound95Degrees)
+        #expect(throws: VisionError.self) {
+            try PoseUncertainty(of: scene.truth, pixels: scene.pixels, worldPoints: scene.world, camera: testCamera,
+                                intrinsicsSigma: SIMD4(-1, 0, 0, 0))
+        }
     }
 
     @Test func tooFewOrCollinearPointsDetermineNothing() throws {

@@ -145,7 +145,8 @@ extension Localizer {
     }
 
     /// The uncertainty of `a`'s pose from its inliers (`PoseUncertainty`): keypoint noise per
-    /// level, each map point's own covariance, the residuals' variance factor, and the
+    /// level, each map point's own covariance, the residuals' variance factor, the camera's
+    /// calibration accuracy, and the
     /// jackknife over a 6 × 6 grid of image regions.
     func uncertainty(of a: Attempt, _ query: Query) -> PoseUncertainty {
         let undetermined = PoseUncertainty(rotationDegrees: .infinity, centre: .infinity, isDetermined: false)
@@ -153,6 +154,7 @@ extension Localizer {
         let pose = e.cameraFromWorld
         let inliers = Array(a.inlierMatches)
         let keypoints = query.keypoints, camera = query.camera
+        let a = options.acceptance
         var world = inliers.map { map.points.position($0.train) }
         var covariances = inliers.map { pointUncertainty.covariance(of: $0.train) }
         let pixels = inliers.map { keypoints[$0.query].position }
@@ -165,12 +167,14 @@ extension Localizer {
             solved.rotation = pose.rotation * u.fromMap.transposed
         }
         guard var u = try? PoseUncertainty(of: solved, pixels: pixels, worldPoints: world, camera: camera,
-                                     noise: options.acceptance.keypointNoise,
-                                     sigmas: inliers.map { octaveSigma[min(keypoints[$0.query].octave, octaveSigma.count - 1)] },
-                                     pointCovariances: covariances,
-                                     groups: PoseUncertainty.gridRegions(of: pixels, width: camera.width, height: camera.height),
-                                     gravity: query.gravity,
-                                     gravitySigmaDegrees: options.ransac.gravitySigmaDegrees) else { return undetermined }
+                                           noise: a.keypointNoise,
+                                           sigmas: inliers.map { octaveSigma[min(keypoints[$0.query].octave, octaveSigma.count - 1)] },
+                                           pointCovariances: covariances,
+                                           groups: PoseUncertainty.gridRegions(of: pixels, width: camera.width, height: camera.height),
+                                           gravity: query.gravity, gravitySigmaDegrees: options.ransac.gravitySigmaDegrees,
+                                           intrinsicsSigma: SIMD4(a.focalUncertainty * camera.fx, a.focalUncertainty * camera.fy,
+                                                                  a.principalPointUncertainty, a.principalPointUncertainty))
+        else { return undetermined }
         if query.gravity != nil, let up = upright, !up.isIdentity, var refined = u.pose {
             refined.rotation = refined.rotation * up.fromMap
             u.pose = refined

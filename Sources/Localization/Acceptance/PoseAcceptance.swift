@@ -29,6 +29,13 @@ public struct PoseAcceptance: Sendable, Hashable {
     public var tolerance = RelativeTolerance(scales: 0.02, degrees: 2)
     /// Keypoint position noise at pyramid level 0, pixels (one standard deviation).
     public var keypointNoise = 1.0
+    /// How well a query camera's intrinsics are known, one standard deviation: the focal
+    /// lengths as a fraction of themselves, the principal point in pixels. A calibrated
+    /// camera (OpenCV, COLMAP, a phone's factory calibration) is good to a few tenths of a
+    /// percent and a pixel or two; the error moves every projection together, which no
+    /// residual shows, and adds to the pose's bounds.
+    public var focalUncertainty = 0.002
+    public var principalPointUncertainty = 1.0
     /// Poses outside this region around the pose are rivals: far enough to be wrong.
     public var rivalRegion = RelativeTolerance(scales: 0.1, degrees: 10)
     /// A significant rival must be at least 10^`rivalMargin` times less significant than

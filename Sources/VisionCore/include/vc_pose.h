@@ -147,13 +147,15 @@ typedef struct vc_pose_uncertainty {
  * each world point's covariance (xx, xy, xz, yy, yz, zz; world units²). groups: NULL or n
  * region ids (negative: no region). down_cam: NULL, or gravity in camera coordinates with
  * its standard deviation gravity_sigma_deg, added as the prior the gravity solver uses.
+ * intrinsics_sigma: NULL or 4 standard deviations (pixels) of fx, fy, cx, cy: the camera's
+ * calibration accuracy, whose first-order effect on the pose adds to the covariance.
  * All inputs caller-owned and read only; *out caller-owned. Points behind the camera are
  * ignored. VC_ERR_INVALID_ARGUMENT for NULL or non-finite input, or a point covariance
  * that is not positive semi-definite on its diagonal. */
 vc_status vc_pose_covariance(const vc_pinhole *camera, const double *points2d, const double *points3d,
                              const double *sigmas, const double *point_covariances, const int32_t *groups,
                              int32_t n, const double *R_cw, const double *t_cw, const double *down_cam,
-                             double gravity_sigma_deg, vc_pose_uncertainty *out);
+                             double gravity_sigma_deg, const double *intrinsics_sigma, vc_pose_uncertainty *out);
 
 typedef struct vc_refine_options {
     int32_t max_iterations; /* e.g. 30 */

@@ -353,7 +353,8 @@ extern "C" vc_status vc_pose_refine(const vc_pinhole *camera, const double *poin
 extern "C" vc_status vc_pose_covariance(const vc_pinhole *camera, const double *points2d, const double *points3d,
                                         const double *sigmas, const double *point_covariances, const int32_t *groups,
                                         int32_t n, const double *R_cw, const double *t_cw, const double *down_cam,
-                                        double gravity_sigma_deg, vc_pose_uncertainty *out) {
+                                        double gravity_sigma_deg, const double *intrinsics_sigma,
+                                        vc_pose_uncertainty *out) {
     return vc::guarded([&]() -> vc_status {
         if (!out || !R_cw || !t_cw) return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument");
         if (!finite_all(R_cw, 9) || !finite_all(t_cw, 3))
@@ -367,6 +368,9 @@ extern "C" vc_status vc_pose_covariance(const vc_pinhole *camera, const double *
                     return vc::fail(VC_ERR_INVALID_ARGUMENT, "point covariances must have a non-negative diagonal");
             }
         }
+        if (intrinsics_sigma && (!finite_all(intrinsics_sigma, 4) || intrinsics_sigma[0] < 0 || intrinsics_sigma[1] < 0 ||
+                                 intrinsics_sigma[2] < 0 || intrinsics_sigma[3] < 0))
+            return vc::fail(VC_ERR_INVALID_ARGUMENT, "intrinsics sigmas must be finite and >= 0");
         vc::PoseProblem prob;
         vc_status s = load(camera, points2d, points3d, n, &prob, false, nullptr, sigmas);
         if (s != VC_OK) return s;
@@ -381,7 +385,7 @@ extern "C" vc_status vc_pose_covariance(const vc_pinhole *camera, const double *
         for (int r = 0; r < 3; ++r)
             for (int c = 0; c < 3; ++c) P.R(r, c) = R_cw[3 * r + c];
         P.t = Eigen::Vector3d(t_cw[0], t_cw[1], t_cw[2]);
-        const vc::PoseCovariance cov = vc::pose_covariance(prob, P, point_covariances, groups);
+        const vc::PoseCovariance cov = vc::pose_covariance(prob, P, point_covariances, groups, intrinsics_sigma);
         for (int r = 0; r < 6; ++r)
             for (int c = 0; c < 6; ++c) out->covariance[6 * r + c] = cov.pose(r, c);
         for (int r = 0; r < 3; ++r)

@@ -12,10 +12,13 @@ namespace {
 using Mat6 = Eigen::Matrix<double, 6, 6>;
 using Vec6 = Eigen::Matrix<double, 6, 1>;
 
-// Per-thread scratch: each correspondence's inverse residual covariance, and the regions.
-thread_local std::vector<Eigen::Matrix2d> t_weights;
+// Per-thread scratch: each correspondence's inverse residual covariance, the regions and
+// their shares of the normal equations.
+thread_local std::vector<Eigen::Matrix2d, Eigen::aligned_allocator<Eigen::Matrix2d>> t_weights;
 thread_local std::vector<char> t_usable;
-thread_local std::vector<int> t_group_ids, t_group_sizes;
+thread_local std::vector<int> t_group_ids, t_group_sizes, t_slot;
+thread_local std::vector<Mat6, Eigen::aligned_allocator<Mat6>> t_group_H;
+thread_local std::vector<Vec6, Eigen::aligned_allocator<Vec6>> t_group_b;
 
 // Pixel residual of correspondence i under `pose` and its Jacobian with respect to (ω, δ);
 // false when the point is behind the camera. Also the 2×3 Jacobian of the pixel with
@@ -81,8 +84,9 @@ bool invert(const Mat6 &H, Mat6 *out) {
 }
 
 // Gauss–Newton steps from `pose` without region `skip` until the step is negligible (at most
-// `iterations`); false when the rest does not determine the pose. The jackknife scales each
-// region's shift by n / m − 1, so an unconverged solve would pass for variance.
+// `iterations`); false when the rest does not determine the pose. The jackknife's steps
+// start from this solution and scale each region's shift by n / m − 1, so an unconverged
+// solve would pass for variance.
 bool resolve(const PoseProblem &p, CameraPose *pose, const int32_t *groups, int skip, int iterations) {
     Mat6 H, C;
     Vec6 b;
@@ -120,7 +124,7 @@ double bound_estimated(int dof) {
 }
 
 PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, const double *point_cov,
-                               const int32_t *groups) {
+                               const int32_t *groups, const double *intrinsics_sigma) {
     PoseCovariance out;
     out.refined = pose;
     const double inf = std::numeric_limits<double>::infinity();
@@ -159,7 +163,24 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     const int dof = 2 * used + (p.gravity_weight > 0 ? 2 : 0) - 6;
     const double factor = dof > 0 ? std::max(1.0, chi2 / dof) : 1.0;
     out.residual_scale = std::sqrt(factor);
-    out.pose = factor * cov;
+    // Intrinsics known only to their calibration's accuracy move every projection together:
+    // a common-mode error no residual and no region left out can show. First order: the pose
+    // moves by −H⁻¹ S δK, S = Σ Jᵢᵀ Wᵢ ∂rᵢ/∂(fx, fy, cx, cy).
+    Mat6 from_intrinsics = Mat6::Zero();
+    if (intrinsics_sigma) {
+        Eigen::Matrix<double, 6, 4> S = Eigen::Matrix<double, 6, 4>::Zero();
+        for (int i = 0; i < p.n; ++i) {
+            if (!t_usable[size_t(i)] || !linearize(p, pose, i, &r, &J)) continue;
+            const Eigen::Vector3d Z = pose.R * p.X[i] + pose.t;
+            Eigen::Matrix<double, 2, 4> JK;
+            JK << Z.x() / Z.z(), 0, 1, 0, 0, Z.y() / Z.z(), 0, 1;
+            S.noalias() += J.transpose() * t_weights[size_t(i)] * JK;
+        }
+        const Eigen::Vector4d sk(intrinsics_sigma[0], intrinsics_sigma[1], intrinsics_sigma[2], intrinsics_sigma[3]);
+        const Eigen::Matrix<double, 6, 4> M = cov * S;
+        from_intrinsics = M * sk.cwiseAbs2().asDiagonal() * M.transpose();
+    }
+    out.pose = factor * cov + from_intrinsics;
     // Centre c = −Rᵀt. With (exp(ω)R)ᵀ ≈ Rᵀ(I − [ω]×): c′ ≈ −Rᵀ(t + δ) + Rᵀ[ω]×t = c − Rᵀ[t]×ω − Rᵀδ.
     Eigen::Matrix<double, 3, 6> Jc;
     Jc.leftCols<3>() = -pose.R.transpose() * skew(pose.t);
@@ -194,25 +215,58 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     if (regions < 4) return out;
     CameraPose full = pose;
     if (!resolve(p, &full, groups, -1, 20)) return out;
-    const Eigen::Vector3d c_full = centre_of(full);
+    // Each region's share of the normal equations at `full`, in one pass; leaving a region
+    // out is then one Gauss–Newton step from `full` on the rest (a linearised jackknife:
+    // a region holds a few percent of the inliers, and the step from the full solution is
+    // as small as the region's pull).
+    t_slot.assign(size_t(p.n), -1);
+    for (int i = 0; i < p.n; ++i) {
+        if (!t_usable[size_t(i)] || groups[i] < 0) continue;
+        t_slot[size_t(i)] = int(std::find(t_group_ids.begin(), t_group_ids.end(), groups[i]) - t_group_ids.begin());
+    }
+    t_group_H.assign(t_group_ids.size(), Mat6::Zero());
+    t_group_b.assign(t_group_ids.size(), Vec6::Zero());
+    Mat6 H_all = Mat6::Zero();
+    Vec6 b_all = Vec6::Zero();
+    for (int i = 0; i < p.n; ++i) {
+        if (!t_usable[size_t(i)] || !linearize(p, full, i, &r, &J)) continue;
+        const Eigen::Matrix<double, 6, 2> JtW = J.transpose() * t_weights[size_t(i)];
+        const Mat6 Hi = JtW * J;
+        const Vec6 bi = JtW * r;
+        H_all += Hi;
+        b_all += bi;
+        if (const int g = t_slot[size_t(i)]; g >= 0) {
+            t_group_H[size_t(g)] += Hi;
+            t_group_b[size_t(g)] += bi;
+        }
+    }
+    if (p.gravity_weight > 0) {
+        const Eigen::Vector3d gr = p.gravity_weight * (full.R.col(1) - p.up_cam);
+        const Eigen::Matrix3d Jw = -p.gravity_weight * skew(full.R.col(1));
+        H_all.topLeftCorner<3, 3>() += Jw.transpose() * Jw;
+        b_all.head<3>() += Jw.transpose() * gr;
+    }
+    Eigen::Matrix<double, 3, 6> Jc_full;
+    Jc_full.leftCols<3>() = -full.R.transpose() * skew(full.t);
+    Jc_full.rightCols<3>() = -full.R.transpose();
     std::vector<Vec6> left_out;
     std::vector<double> h;
     left_out.reserve(t_group_ids.size());
     h.reserve(t_group_ids.size());
     for (size_t g = 0; g < t_group_ids.size(); ++g) {
         if (t_group_sizes[g] < 2 || t_group_sizes[g] >= grouped) continue;
-        CameraPose P = full;
+        Mat6 C_rest;
         // A region the rest cannot do without: the pose rests on it alone, which is as
         // uncertain as a pose gets.
-        if (!resolve(p, &P, groups, t_group_ids[g], 10)) {
+        if (!invert(H_all - t_group_H[g], &C_rest)) {
             out.rotation_sigma = out.centre_sigma = out.rotation_bound95 = out.centre_bound95 = inf;
             out.determined = false;
             return out;
         }
-        const Eigen::AngleAxisd aa(P.R * full.R.transpose());
+        const Vec6 step = -C_rest * (b_all - t_group_b[g]);
         Vec6 v;
-        v.head<3>() = aa.angle() * aa.axis();
-        v.tail<3>() = centre_of(P) - c_full;
+        v.head<3>() = step.head<3>();
+        v.tail<3>() = Jc_full * step;
         left_out.push_back(v);
         h.push_back(double(grouped) / t_group_sizes[g]);
     }
@@ -234,9 +288,12 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     out.jackknife_centre_sigma = worst_sigma(var.bottomRightCorner<3, 3>());
     out.rotation_sigma = std::max(out.rotation_sigma, out.jackknife_rotation_sigma);
     out.centre_sigma = std::max(out.centre_sigma, out.jackknife_centre_sigma);
+    // The jackknife sees the noise, not the intrinsics: their part adds to its bound.
     const double k = bound_estimated(G - 1);
-    out.rotation_bound95 = std::max(out.rotation_bound95, k * out.jackknife_rotation_sigma);
-    out.centre_bound95 = std::max(out.centre_bound95, k * out.jackknife_centre_sigma);
+    const double kr = kBound * worst_sigma(from_intrinsics.topLeftCorner<3, 3>());
+    const double kc = kBound * worst_sigma(Jc * from_intrinsics * Jc.transpose());
+    out.rotation_bound95 = std::max(out.rotation_bound95, std::hypot(k * out.jackknife_rotation_sigma, kr));
+    out.centre_bound95 = std::max(out.centre_bound95, std::hypot(k * out.jackknife_centre_sigma, kc));
     return out;
 }
 

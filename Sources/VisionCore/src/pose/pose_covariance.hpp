@@ -54,8 +54,10 @@ struct PoseCovariance {
 //   point's covariance, world units²).
 // - groups: null, or a region id per correspondence (≥ 0; negative: in no region) for the
 //   jackknife; it runs when at least 4 regions hold 2 or more correspondences each.
+// - intrinsics_sigma: null, or the standard deviations of fx, fy, cx, cy (pixels): how well
+//   the camera is calibrated. Their effect on the pose adds to both estimates.
 PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, const double *point_cov = nullptr,
-                               const int32_t *groups = nullptr);
+                               const int32_t *groups = nullptr, const double *intrinsics_sigma = nullptr);
 
 // The bounds are claimed together: the centre's and the rotation's each at 97.5 %, so that
 // both hold in at least 95 % of answers (Bonferroni). The 97.5 % quantile of √χ²₃: an error
