@@ -52,8 +52,12 @@ extension MapBuilder {
         var addedTo = [Int](repeating: 0, count: points.count)
         for (point, d) in found.joined() {
             let p = Int(point)
-            guard addedTo[p] < options.maxAffineDescriptorsPerPoint,
-                  !perPoint[p].contains(where: { Self.hamming($0[...], d[...]) <= selection.duplicateDistance }) else { continue }
+            // The view keypoint must be the same corner: its descriptor within
+            // `maxAffineDistance` of one the point has (a neighbour's would not be), and not
+            // nearly equal to one (it would add nothing).
+            let nearest = perPoint[p].map { Self.hamming($0[...], d[...]) }.min() ?? .max
+            guard addedTo[p] < options.maxAffineDescriptorsPerPoint, nearest > selection.duplicateDistance,
+                  nearest <= options.maxAffineDistance else { continue }
             perPoint[p].append(d)
             addedTo[p] += 1
             added += 1

@@ -76,6 +76,9 @@ public struct MapBuildOptions: Sendable, Hashable {
     public var affineViews = false
     /// Simulated-view descriptors a point may get beyond its own.
     public var maxAffineDescriptorsPerPoint: Int = 8
+    /// A simulated view's descriptor describes a point only within this Hamming distance of
+    /// one of the point's own (a neighbouring corner's is farther).
+    public var maxAffineDistance: Int = 64
 
     /// Vocabulary leaves aim at about this many points per word.
     public var pointsPerWord: Double = 8
@@ -116,6 +119,7 @@ public struct MapBuildOptions: Sendable, Hashable {
             "maxDepthUncertaintyFewPhotos": "\(maxDepthUncertaintyFewPhotos)",
             "twoViewUncertaintyFactor": "\(twoViewUncertaintyFactor)", "pointsPerWord": "\(pointsPerWord)",
             "affineViews": "\(affineViews)", "maxAffineDescriptorsPerPoint": "\(maxAffineDescriptorsPerPoint)",
+            "maxAffineDistance": "\(maxAffineDistance)",
         ]
     }
 }

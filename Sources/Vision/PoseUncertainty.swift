@@ -33,16 +33,16 @@ public struct PoseUncertainty: Sendable, Hashable {
     public var pose: CameraFromWorld?
 
     /// A bound on the camera centre's error, world units, that holds together with
-    /// `rotationBound95Degrees` in 95 % of answers (each alone in 97.5 %): the larger of the
-    /// formal estimate's (`bound95Factor` σ) and the jackknife's (Hotelling's T² for the
-    /// degrees of freedom of a variance measured from a few regions).
+    /// `rotationBound95Degrees` in 95 % of answers (each alone in 97.5 %): the quantile of
+    /// the error's length under the formal covariance, or under the jackknife's widened for
+    /// its degrees of freedom, whichever is larger.
     public var centreBound95: Double
     /// A 95 % bound on the rotation error, degrees (likewise).
     public var rotationBound95Degrees: Double
 
     /// √(χ²₃ at 97.5 %): an error vector whose covariance has largest eigenvalue σ² lies
-    /// within this many σ with probability at least 97.5 %. The centre's and the rotation's
-    /// bounds each take it, so that both hold together in at least 95 % of answers.
+    /// within this many σ with probability at least 97.5 % (the bounds of an estimate given
+    /// by its deviations alone).
     public static let bound95Factor = 3.0575159205629903
 
     public init(rotationDegrees: Double, centre: Double, residualScale: Double = 1, jackknifeGroups: Int = 0,

@@ -1,4 +1,5 @@
 #include "pose_covariance.hpp"
+#include "error_bound.hpp"
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 #include <algorithm>
@@ -112,17 +113,6 @@ Eigen::Vector3d centre_of(const CameraPose &P) { return -P.R.transpose() * P.t; 
 
 }  // namespace
 
-double bound_estimated(int dof) {
-    // F₀.₉₇₅(3, m) for m = 1…30; beyond, F approaches χ²₃/3 (m = ∞: 3.1161).
-    static const double f975[] = {864.16, 39.166, 15.439, 9.9792, 7.7636, 6.5988, 5.8898, 5.4160, 5.0781, 4.8256,
-                                  4.6300, 4.4742, 4.3472, 4.2417, 4.1528, 4.0768, 4.0112, 3.9539, 3.9034, 3.8587,
-                                  3.8188, 3.7829, 3.7505, 3.7211, 3.6943, 3.6697, 3.6472, 3.6264, 3.6072, 3.5894};
-    const int m = dof - 2;
-    if (m < 1) return std::numeric_limits<double>::infinity();
-    const double f = m <= 30 ? f975[m - 1] : 3.1161 + (3.5894 - 3.1161) * 30.0 / m;
-    return std::sqrt(3.0 * dof / m * f);
-}
-
 PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, const double *point_cov,
                                const int32_t *groups, const double *intrinsics_sigma) {
     PoseCovariance out;
@@ -189,8 +179,8 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     out.rotation_sigma = worst_sigma(out.pose.topLeftCorner<3, 3>());
     out.centre_sigma = worst_sigma(out.centre);
     out.determined = std::isfinite(out.rotation_sigma) && std::isfinite(out.centre_sigma);
-    out.rotation_bound95 = kBound * out.rotation_sigma;
-    out.centre_bound95 = kBound * out.centre_sigma;
+    out.rotation_bound95 = norm_bound(out.pose.topLeftCorner<3, 3>(), kKnown, kBoundProbability);
+    out.centre_bound95 = norm_bound(out.centre, kKnown, kBoundProbability);
     if (!out.determined || !groups) return out;
 
     // Delete-a-group jackknife with groups of unequal size (Busing, Meijer & van der Leeden
@@ -288,12 +278,15 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     out.jackknife_centre_sigma = worst_sigma(var.bottomRightCorner<3, 3>());
     out.rotation_sigma = std::max(out.rotation_sigma, out.jackknife_rotation_sigma);
     out.centre_sigma = std::max(out.centre_sigma, out.jackknife_centre_sigma);
-    // The jackknife sees the noise, not the intrinsics: their part adds to its bound.
-    const double k = bound_estimated(G - 1);
-    const double kr = kBound * worst_sigma(from_intrinsics.topLeftCorner<3, 3>());
-    const double kc = kBound * worst_sigma(Jc * from_intrinsics * Jc.transpose());
-    out.rotation_bound95 = std::max(out.rotation_bound95, std::hypot(k * out.jackknife_rotation_sigma, kr));
-    out.centre_bound95 = std::max(out.centre_bound95, std::hypot(k * out.jackknife_centre_sigma, kc));
+    // The jackknife sees the noise, not the intrinsics: their part adds to its bound. Its
+    // covariance is estimated from G regions: G − 1 degrees of freedom.
+    const double jackknife_dof = G - 1;
+    const double kr = norm_bound(from_intrinsics.topLeftCorner<3, 3>(), kKnown, kBoundProbability);
+    const double kc = norm_bound(Jc * from_intrinsics * Jc.transpose(), kKnown, kBoundProbability);
+    out.rotation_bound95 = std::max(out.rotation_bound95,
+                                    std::hypot(norm_bound(var.topLeftCorner<3, 3>(), jackknife_dof, kBoundProbability), kr));
+    out.centre_bound95 = std::max(out.centre_bound95,
+                                  std::hypot(norm_bound(var.bottomRightCorner<3, 3>(), jackknife_dof, kBoundProbability), kc));
     return out;
 }
 

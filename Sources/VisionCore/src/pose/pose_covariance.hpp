@@ -13,11 +13,13 @@
 //   move the pose when their region is left out; the jackknife measures that spread.
 //
 // Each estimate gives bounds on the error of the camera centre and of the rotation that hold
-// together in 95 % of answers: the formal one with the normal quantile, the jackknife's with
-// Hotelling's T² for its few degrees of freedom (a variance measured from G regions is itself
-// uncertain). The larger bound is the pose's claimed accuracy.
+// together in 95 % of answers: the quantile of the error's length under the formal
+// covariance, and under the jackknife's widened for its degrees of freedom (a variance
+// measured from G regions is itself uncertain: F instead of χ²). The larger bound is the
+// pose's claimed accuracy.
 #pragma once
 #include "pose_refine_lm.hpp"
+#include <limits>
 
 namespace vc {
 
@@ -60,13 +62,11 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
                                const int32_t *groups = nullptr, const double *intrinsics_sigma = nullptr);
 
 // The bounds are claimed together: the centre's and the rotation's each at 97.5 %, so that
-// both hold in at least 95 % of answers (Bonferroni). The 97.5 % quantile of √χ²₃: an error
-// whose covariance has its largest eigenvalue σ² lies within kBound · σ with probability at
-// least 97.5 %.
-constexpr double kBound = 3.0575159205629903;
-
-// The same for a covariance estimated with `dof` degrees of freedom (Hotelling's T², 3
-// dimensions): √(3 dof / (dof − 2) · F₀.₉₇₅(3, dof − 2)); infinite below 3.
-double bound_estimated(int dof);
+// both hold in at least 95 % of answers (Bonferroni). Each is the quantile of the error's
+// length under its covariance (`norm_bound`), widened for the jackknife's few degrees of
+// freedom.
+constexpr double kBoundProbability = 0.975;
+// The degrees of freedom of a covariance taken as known (the formal one).
+constexpr double kKnown = std::numeric_limits<double>::infinity();
 
 }  // namespace vc
