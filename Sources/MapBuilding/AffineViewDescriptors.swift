@@ -31,11 +31,16 @@ extension MapBuilder {
             for v in AffineView.mapViews {
                 let view = try AffineView(of: image, tilt: v.tilt, angleDegrees: v.angleDegrees)
                 let f = try extractor.extract(view.image)
-                let grid = PixelGrid(f.keypoints.map { view.originalPixel(of: SIMD2(Double($0.x), Double($0.y))) },
-                                     cell: 4 * Self.affineMatchRadius)
+                let back = f.keypoints.map { view.originalPixel(of: SIMD2(Double($0.x), Double($0.y))) }
+                let grid = FeatureGrid(points: back, width: image.width, height: image.height)
                 for o in byKeyframe[k] {
                     let radius = Self.affineMatchRadius * pow(Double(orb.scaleFactor), Double(o.octave))
-                    guard let i = grid.nearest(to: o.pixel, within: radius) else { continue }
+                    var best: Int?, bestD2 = radius * radius
+                    grid.forEach(inBoxFrom: o.pixel - radius, to: o.pixel + radius) { i in
+                        let d = back[i] - o.pixel
+                        if (d * d).sum() <= bestD2 { bestD2 = (d * d).sum(); best = i }
+                    }
+                    guard let i = best else { continue }
                     out.append((o.point, Array(f.descriptors[32 * i..<32 * i + 32])))
                 }
             }
@@ -70,35 +75,5 @@ extension MapBuilder {
         run.report.viewDescriptors = points.viewPoints.count
         log(run.finish("affine views", "\(added) descriptors from \(AffineView.mapViews.count) simulated views of each of "
                        + "\(frames.count) keyframes"))
-    }
-}
-
-/// Pixels bucketed in square cells, for nearest-neighbour queries within a radius.
-struct PixelGrid {
-    private let pixels: [SIMD2<Double>]
-    private let cell: Double
-    private var cells: [SIMD2<Int>: [Int]] = [:]
-
-    init(_ pixels: [SIMD2<Double>], cell: Double) {
-        self.pixels = pixels; self.cell = cell
-        for (i, p) in pixels.enumerated() { cells[key(p), default: []].append(i) }
-    }
-
-    private func key(_ p: SIMD2<Double>) -> SIMD2<Int> { SIMD2(Int((p.x / cell).rounded(.down)), Int((p.y / cell).rounded(.down))) }
-
-    /// The index of the pixel nearest to `p` within `radius`, or nil.
-    func nearest(to p: SIMD2<Double>, within radius: Double) -> Int? {
-        let lo = key(p - radius), hi = key(p + radius)
-        var best: Int?, bestD = radius * radius
-        for y in lo.y...hi.y {
-            for x in lo.x...hi.x {
-                for i in cells[SIMD2(x, y)] ?? [] {
-                    let d = pixels[i] - p
-                    let d2 = (d * d).sum()
-                    if d2 <= bestD { bestD = d2; best = i }
-                }
-            }
-        }
-        return best
     }
 }

@@ -4,17 +4,21 @@ import VisionCore
 /// How well a set of inlier correspondences pins a pose down, and the 95 % bounds on its
 /// error that a localized answer publishes.
 ///
-/// Three things make the estimate honest rather than formal:
+/// What makes the estimate honest rather than formal:
 /// - each inlier's residual covariance holds its keypoint noise (per pyramid level) and its
 ///   map point's own triangulation covariance seen through the projection, so a point whose
 ///   depth the map hardly knows informs the pose only across its ray;
 /// - the covariance is scaled by the variance factor of the inliers' own residuals
 ///   (χ²/dof, at least 1): if they scatter 2 px where 1 px was assumed, the pose is twice as
 ///   uncertain;
-/// - a delete-a-group jackknife over image regions (`groups`) re-solves the pose without
-///   each region; errors correlated within a region (a facade matched one window along, a
-///   patch of points triangulated at the same wrong depth) move the pose when left out,
-///   though every inlier fits. The larger of the two estimates is kept.
+/// - the camera's calibration accuracy (`intrinsicsSigma`), which moves every projection
+///   together, is propagated to the pose;
+/// - a delete-a-group jackknife over image regions (`groups`) measures how far the pose
+///   moves when each region is left out (one Gauss–Newton step from the full solution):
+///   errors correlated within a region (a facade matched one window along, a patch of points
+///   triangulated at the same wrong depth) move it, though every inlier fits.
+/// Each bound is the quantile of the error's length under the formal covariance, or under
+/// the jackknife's widened for its degrees of freedom, whichever is larger.
 public struct PoseUncertainty: Sendable, Hashable {
     /// Standard deviation of the worst-determined rotation axis, degrees.
     public var rotationDegrees: Double

@@ -12,8 +12,9 @@ import Vision
 /// walking direction — is known well across its ray and poorly along it. Such points still
 /// pin down rotation and the lateral position of a query near the mapping path, where the
 /// error along the ray barely moves their projection; a query that sees them from the side
-/// sees the error in full. Projected into the query (`pixelDeviation`), the covariance tells
-/// the pose solve and its uncertainty how far each point's projection may honestly stray.
+/// sees the error in full. Projected into the query (`PoseUncertainty`'s 2×2 residual
+/// covariance per inlier), it tells the pose's bounds how far each point's projection may
+/// honestly stray, and in which direction.
 struct PointUncertainty: Sendable {
     /// Upper triangle of each point's covariance: xx, xy, xz, yy, yz, zz.
     private let covariance: [Double]
@@ -71,27 +72,6 @@ struct PointUncertainty: Sendable {
         let c = covariance, b = 6 * p
         return Matrix3(rows: SIMD3(c[b], c[b + 1], c[b + 2]), SIMD3(c[b + 1], c[b + 3], c[b + 4]),
                        SIMD3(c[b + 2], c[b + 4], c[b + 5]))
-    }
-
-    /// The standard deviation (pixels, per image axis) of point `p`'s projection into a
-    /// camera at `pose` caused by the point's own uncertainty: √(trace(J Σ Jᵀ)/2).
-    func pixelDeviation(of p: Int, at position: SIMD3<Double>, pose: CameraFromWorld, camera: CameraIntrinsics) -> Double {
-        let c = pose.apply(position)
-        guard c.z > 1e-12 else { return 0 }
-        let iz = 1 / c.z
-        let rt = pose.rotation.transposed
-        let ja = rt * SIMD3(camera.fx * iz, 0, -camera.fx * c.x * iz * iz)
-        let jb = rt * SIMD3(0, camera.fy * iz, -camera.fy * c.y * iz * iz)
-        let b = 6 * p
-        return covariance.withUnsafeBufferPointer { s in
-            // jᵀ Σ j for a symmetric Σ stored as its upper triangle.
-            func quadratic(_ j: SIMD3<Double>) -> Double {
-                s[b] * j.x * j.x + s[b + 3] * j.y * j.y + s[b + 5] * j.z * j.z
-                    + 2 * (s[b + 1] * j.x * j.y + s[b + 2] * j.x * j.z + s[b + 4] * j.y * j.z)
-            }
-            let v = quadratic(ja) + quadratic(jb)
-            return v > 0 ? (v / 2).squareRoot() : 0
-        }
     }
 
     /// χ²/dof of the map's observations about their points (2 per observation, 3 unknowns

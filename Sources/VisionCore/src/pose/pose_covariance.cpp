@@ -40,10 +40,11 @@ bool linearize(const PoseProblem &p, const CameraPose &pose, int i, Eigen::Vecto
     return true;
 }
 
-// Gauss–Newton normal equations at `pose` over the usable correspondences outside region
-// `skip` (−1: none left out), with the weights fixed in t_weights; χ² into *chi2.
-int accumulate(const PoseProblem &p, const CameraPose &pose, const int32_t *groups, int skip, Mat6 *H, Vec6 *b,
-               double *chi2) {
+// Gauss–Newton normal equations at `pose` over the usable correspondences, with the
+// weights fixed in t_weights; χ² into *chi2. With `slot` (a region index per
+// correspondence, negative: none), each region's share also goes into region_H, region_b.
+int accumulate(const PoseProblem &p, const CameraPose &pose, Mat6 *H, Vec6 *b, double *chi2,
+               const int *slot = nullptr, Mat6 *region_H = nullptr, Vec6 *region_b = nullptr) {
     H->setZero();
     b->setZero();
     *chi2 = 0;
@@ -51,14 +52,19 @@ int accumulate(const PoseProblem &p, const CameraPose &pose, const int32_t *grou
     Eigen::Vector2d r;
     Eigen::Matrix<double, 2, 6> J;
     for (int i = 0; i < p.n; ++i) {
-        if (!t_usable[size_t(i)] || (skip >= 0 && groups && groups[i] == skip)) continue;
-        if (!linearize(p, pose, i, &r, &J)) continue;
+        if (!t_usable[size_t(i)] || !linearize(p, pose, i, &r, &J)) continue;
         const Eigen::Matrix2d &W = t_weights[size_t(i)];
         const Eigen::Matrix<double, 6, 2> JtW = J.transpose() * W;
-        H->noalias() += JtW * J;
-        b->noalias() += JtW * r;
+        const Mat6 Hi = JtW * J;
+        const Vec6 bi = JtW * r;
+        *H += Hi;
+        *b += bi;
         *chi2 += r.dot(W * r);
         ++used;
+        if (slot && slot[i] >= 0) {
+            region_H[slot[i]] += Hi;
+            region_b[slot[i]] += bi;
+        }
     }
     if (p.gravity_weight > 0) {
         const Eigen::Vector3d g = p.gravity_weight * (pose.R.col(1) - p.up_cam);
@@ -84,16 +90,16 @@ bool invert(const Mat6 &H, Mat6 *out) {
     return true;
 }
 
-// Gauss–Newton steps from `pose` without region `skip` until the step is negligible (at most
-// `iterations`); false when the rest does not determine the pose. The jackknife's steps
-// start from this solution and scale each region's shift by n / m − 1, so an unconverged
-// solve would pass for variance.
-bool resolve(const PoseProblem &p, CameraPose *pose, const int32_t *groups, int skip, int iterations) {
+// Gauss–Newton steps from `pose` until the step is negligible (at most `iterations`); false
+// when the correspondences do not determine the pose. The jackknife's steps start from this
+// solution and scale each region's shift by n / m − 1, so an unconverged solve would pass
+// for variance.
+bool resolve(const PoseProblem &p, CameraPose *pose, int iterations) {
     Mat6 H, C;
     Vec6 b;
     double chi2;
     for (int it = 0; it < iterations; ++it) {
-        if (accumulate(p, *pose, groups, skip, &H, &b, &chi2) < 3 || !invert(H, &C)) return false;
+        if (accumulate(p, *pose, &H, &b, &chi2) < 3 || !invert(H, &C)) return false;
         const Vec6 step = -C * b;
         pose->R = exp_so3(step.head<3>()) * pose->R;
         pose->t += step.tail<3>();
@@ -109,7 +115,14 @@ double worst_sigma(const Eigen::Matrix3d &C) {
                                        .eigenvalues().maxCoeff()));
 }
 
-Eigen::Vector3d centre_of(const CameraPose &P) { return -P.R.transpose() * P.t; }
+// Jacobian of the camera centre c = −Rᵀt in (ω, δ). With (exp(ω)R)ᵀ ≈ Rᵀ(I − [ω]×):
+// c′ ≈ −Rᵀ(t + δ) + Rᵀ[ω]×t = c − Rᵀ[t]×ω − Rᵀδ.
+Eigen::Matrix<double, 3, 6> centre_jacobian(const CameraPose &P) {
+    Eigen::Matrix<double, 3, 6> Jc;
+    Jc.leftCols<3>() = -P.R.transpose() * skew(P.t);
+    Jc.rightCols<3>() = -P.R.transpose();
+    return Jc;
+}
 
 }  // namespace
 
@@ -146,7 +159,7 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     Mat6 H, cov;
     Vec6 b;
     double chi2;
-    const int used = accumulate(p, pose, nullptr, -1, &H, &b, &chi2);
+    const int used = accumulate(p, pose, &H, &b, &chi2);
     if (used < 3 || !invert(H, &cov)) return out;
     // The residuals' own variance factor (2 per correspondence, 2 from a gravity prior, 6
     // unknowns), never below the noise model's.
@@ -171,10 +184,7 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
         from_intrinsics = M * sk.cwiseAbs2().asDiagonal() * M.transpose();
     }
     out.pose = factor * cov + from_intrinsics;
-    // Centre c = −Rᵀt. With (exp(ω)R)ᵀ ≈ Rᵀ(I − [ω]×): c′ ≈ −Rᵀ(t + δ) + Rᵀ[ω]×t = c − Rᵀ[t]×ω − Rᵀδ.
-    Eigen::Matrix<double, 3, 6> Jc;
-    Jc.leftCols<3>() = -pose.R.transpose() * skew(pose.t);
-    Jc.rightCols<3>() = -pose.R.transpose();
+    const Eigen::Matrix<double, 3, 6> Jc = centre_jacobian(pose);
     out.centre = Jc * out.pose * Jc.transpose();
     out.rotation_sigma = worst_sigma(out.pose.topLeftCorner<3, 3>());
     out.centre_sigma = worst_sigma(out.centre);
@@ -187,14 +197,16 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     // 1999): pseudo-values h θ̂ − (h − 1) θ₋g with h = n / m_g, about the full solution.
     t_group_ids.clear();
     t_group_sizes.clear();
+    t_slot.assign(size_t(p.n), -1);
     for (int i = 0; i < p.n; ++i) {
         if (!t_usable[size_t(i)] || groups[i] < 0) continue;
-        auto it = std::find(t_group_ids.begin(), t_group_ids.end(), groups[i]);
+        const auto it = std::find(t_group_ids.begin(), t_group_ids.end(), groups[i]);
+        t_slot[size_t(i)] = int(it - t_group_ids.begin());
         if (it == t_group_ids.end()) {
             t_group_ids.push_back(groups[i]);
             t_group_sizes.push_back(1);
         } else {
-            ++t_group_sizes[size_t(it - t_group_ids.begin())];
+            ++t_group_sizes[size_t(t_slot[size_t(i)])];
         }
     }
     int grouped = 0, regions = 0;
@@ -204,41 +216,17 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     }
     if (regions < 4) return out;
     CameraPose full = pose;
-    if (!resolve(p, &full, groups, -1, 20)) return out;
+    if (!resolve(p, &full, 20)) return out;
     // Each region's share of the normal equations at `full`, in one pass; leaving a region
     // out is then one Gauss–Newton step from `full` on the rest (a linearised jackknife:
     // a region holds a few percent of the inliers, and the step from the full solution is
     // as small as the region's pull).
-    t_slot.assign(size_t(p.n), -1);
-    for (int i = 0; i < p.n; ++i) {
-        if (!t_usable[size_t(i)] || groups[i] < 0) continue;
-        t_slot[size_t(i)] = int(std::find(t_group_ids.begin(), t_group_ids.end(), groups[i]) - t_group_ids.begin());
-    }
     t_group_H.assign(t_group_ids.size(), Mat6::Zero());
     t_group_b.assign(t_group_ids.size(), Vec6::Zero());
-    Mat6 H_all = Mat6::Zero();
-    Vec6 b_all = Vec6::Zero();
-    for (int i = 0; i < p.n; ++i) {
-        if (!t_usable[size_t(i)] || !linearize(p, full, i, &r, &J)) continue;
-        const Eigen::Matrix<double, 6, 2> JtW = J.transpose() * t_weights[size_t(i)];
-        const Mat6 Hi = JtW * J;
-        const Vec6 bi = JtW * r;
-        H_all += Hi;
-        b_all += bi;
-        if (const int g = t_slot[size_t(i)]; g >= 0) {
-            t_group_H[size_t(g)] += Hi;
-            t_group_b[size_t(g)] += bi;
-        }
-    }
-    if (p.gravity_weight > 0) {
-        const Eigen::Vector3d gr = p.gravity_weight * (full.R.col(1) - p.up_cam);
-        const Eigen::Matrix3d Jw = -p.gravity_weight * skew(full.R.col(1));
-        H_all.topLeftCorner<3, 3>() += Jw.transpose() * Jw;
-        b_all.head<3>() += Jw.transpose() * gr;
-    }
-    Eigen::Matrix<double, 3, 6> Jc_full;
-    Jc_full.leftCols<3>() = -full.R.transpose() * skew(full.t);
-    Jc_full.rightCols<3>() = -full.R.transpose();
+    Mat6 H_all;
+    Vec6 b_all;
+    accumulate(p, full, &H_all, &b_all, &chi2, t_slot.data(), t_group_H.data(), t_group_b.data());
+    const Eigen::Matrix<double, 3, 6> Jc_full = centre_jacobian(full);
     std::vector<Vec6> left_out;
     std::vector<double> h;
     left_out.reserve(t_group_ids.size());
