@@ -158,9 +158,9 @@ public struct VocabularyProbes: Sendable, Hashable {
 /// a degree or so of yaw and a few centimetres off, with hundreds of inliers that make the
 /// pose look certain. A frame is deconvolved only when both tests below call it smeared
 /// (and localized again as captured when the deconvolved frame gives no accepted pose);
-/// any other frame is used as it is, for one pass over half its rows (about 0.4 ms at
-/// 640×480). A smeared one costs about 20 ms more (the length search and the deconvolution
-/// are four Fourier transforms).
+/// any other frame is used as it is, for one pass over half its rows. A smeared one costs
+/// four real Fourier transforms more (two for the length search, two for the
+/// deconvolution).
 public struct MotionDeblur: Sendable, Hashable {
     /// Off: every frame is used as it comes.
     public var enabled = true

@@ -1,5 +1,6 @@
 #include "pose_covariance.hpp"
 #include "error_bound.hpp"
+#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 #include <algorithm>
@@ -90,22 +91,36 @@ bool invert(const Mat6 &H, Mat6 *out) {
     return true;
 }
 
+// Solves H x = rhs for a symmetric positive semi-definite H, equilibrated as `invert` does;
+// false when H is (nearly) singular. A factorisation, not an eigen-decomposition: the
+// jackknife solves one system per region.
+bool solve_spd(const Mat6 &H, const Vec6 &rhs, Vec6 *x) {
+    const Vec6 d = H.diagonal().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
+    const Mat6 Hn = d.asDiagonal() * H * d.asDiagonal();
+    const Eigen::LDLT<Mat6> ldlt(Hn);
+    if (ldlt.info() != Eigen::Success) return false;
+    const Vec6 D = ldlt.vectorD();
+    if (!(D.minCoeff() > 1e-12 * D.maxCoeff())) return false;
+    *x = d.asDiagonal() * ldlt.solve(d.asDiagonal() * rhs);
+    return x->allFinite();
+}
+
 // Gauss–Newton steps from `pose` until the step is negligible (at most `iterations`); false
 // when the correspondences do not determine the pose. The jackknife's steps start from this
 // solution and scale each region's shift by n / m − 1, so an unconverged solve would pass
 // for variance.
 bool resolve(const PoseProblem &p, CameraPose *pose, int iterations) {
-    Mat6 H, C;
-    Vec6 b;
+    Mat6 H;
+    Vec6 b, step;
     double chi2;
     for (int it = 0; it < iterations; ++it) {
-        if (accumulate(p, *pose, &H, &b, &chi2) < 3 || !invert(H, &C)) return false;
-        const Vec6 step = -C * b;
+        if (accumulate(p, *pose, &H, &b, &chi2) < 3 || !solve_spd(H, -b, &step)) return false;
         pose->R = exp_so3(step.head<3>()) * pose->R;
         pose->t += step.tail<3>();
-        // Converged: the step moves no pixel by more than ~1e-9 of a radian or of the depth.
+        // Converged: the step turns the camera by less than 1e-10 rad and moves it by less
+        // than 1e-10 of its distance from the origin (far below a pixel's worth of either).
         const double scale = std::max(1.0, pose->t.norm());
-        if (step.head<3>().norm() < 1e-12 && step.tail<3>().norm() < 1e-12 * scale) break;
+        if (step.head<3>().norm() < 1e-10 && step.tail<3>().norm() < 1e-10 * scale) break;
     }
     return true;
 }
@@ -142,6 +157,10 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     Eigen::Vector2d r;
     Eigen::Matrix<double, 2, 6> J;
     Eigen::Matrix<double, 2, 3> JX;
+    // Intrinsics known only to their calibration's accuracy move every projection together:
+    // a common-mode error no residual and no region left out can show. First order: the pose
+    // moves by −H⁻¹ S δK, S = Σ Jᵢᵀ Wᵢ ∂rᵢ/∂(fx, fy, cx, cy), gathered in the same pass.
+    Eigen::Matrix<double, 6, 4> S_K = Eigen::Matrix<double, 6, 4>::Zero();
     for (int i = 0; i < p.n; ++i) {
         if (!linearize(p, pose, i, &r, &J, &JX)) continue;
         const double s = 1 / p.weight(i);
@@ -154,6 +173,12 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
         }
         t_weights[size_t(i)] = C.inverse();
         t_usable[size_t(i)] = 1;
+        if (intrinsics_sigma) {
+            const Eigen::Vector3d Z = pose.R * p.X[i] + pose.t;
+            Eigen::Matrix<double, 2, 4> JK;
+            JK << Z.x() / Z.z(), 0, 1, 0, 0, Z.y() / Z.z(), 0, 1;
+            S_K.noalias() += J.transpose() * t_weights[size_t(i)] * JK;
+        }
     }
 
     Mat6 H, cov;
@@ -166,21 +191,10 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     const int dof = 2 * used + (p.gravity_weight > 0 ? 2 : 0) - 6;
     const double factor = dof > 0 ? std::max(1.0, chi2 / dof) : 1.0;
     out.residual_scale = std::sqrt(factor);
-    // Intrinsics known only to their calibration's accuracy move every projection together:
-    // a common-mode error no residual and no region left out can show. First order: the pose
-    // moves by −H⁻¹ S δK, S = Σ Jᵢᵀ Wᵢ ∂rᵢ/∂(fx, fy, cx, cy).
     Mat6 from_intrinsics = Mat6::Zero();
     if (intrinsics_sigma) {
-        Eigen::Matrix<double, 6, 4> S = Eigen::Matrix<double, 6, 4>::Zero();
-        for (int i = 0; i < p.n; ++i) {
-            if (!t_usable[size_t(i)] || !linearize(p, pose, i, &r, &J)) continue;
-            const Eigen::Vector3d Z = pose.R * p.X[i] + pose.t;
-            Eigen::Matrix<double, 2, 4> JK;
-            JK << Z.x() / Z.z(), 0, 1, 0, 0, Z.y() / Z.z(), 0, 1;
-            S.noalias() += J.transpose() * t_weights[size_t(i)] * JK;
-        }
         const Eigen::Vector4d sk(intrinsics_sigma[0], intrinsics_sigma[1], intrinsics_sigma[2], intrinsics_sigma[3]);
-        const Eigen::Matrix<double, 6, 4> M = cov * S;
+        const Eigen::Matrix<double, 6, 4> M = cov * S_K;
         from_intrinsics = M * sk.cwiseAbs2().asDiagonal() * M.transpose();
     }
     out.pose = factor * cov + from_intrinsics;
@@ -233,15 +247,14 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     h.reserve(t_group_ids.size());
     for (size_t g = 0; g < t_group_ids.size(); ++g) {
         if (t_group_sizes[g] < 2 || t_group_sizes[g] >= grouped) continue;
-        Mat6 C_rest;
+        Vec6 step;
         // A region the rest cannot do without: the pose rests on it alone, which is as
         // uncertain as a pose gets.
-        if (!invert(H_all - t_group_H[g], &C_rest)) {
+        if (!solve_spd(H_all - t_group_H[g], t_group_b[g] - b_all, &step)) {
             out.rotation_sigma = out.centre_sigma = out.rotation_bound95 = out.centre_bound95 = inf;
             out.determined = false;
             return out;
         }
-        const Vec6 step = -C_rest * (b_all - t_group_b[g]);
         Vec6 v;
         v.head<3>() = step.head<3>();
         v.tail<3>() = Jc_full * step;
