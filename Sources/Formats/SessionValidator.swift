@@ -1,6 +1,5 @@
 import Foundation
 import Geometry
-import Vision
 import VPSModel
 
 /// Checks a recorded-session folder and lists every problem it finds.
@@ -14,23 +13,49 @@ import VPSModel
 /// images, images that do not decode in full (a checksum, a cut file, a header alone),
 /// images whose size differs from the camera's, and odometry that is not gravity-aligned
 /// where the ground truth says so. Problems in `session.json` are located as
-/// `session.json: <field>`, those of an image file by its path.
+/// `session.json: <field>`, those of an image file by its path. Each image file is read
+/// and decoded once, on all cores, however many frames name it (`FrameImageFiles`).
 public enum SessionValidator {
-    /// Problems of the session stored in `directory`; empty when it is valid.
-    public static func validate(directory: URL) -> [DatasetProblem] {
-        let session: RecordedSession
-        do {
-            session = try RecordedSession.load(from: directory)
-        } catch let p as DatasetProblem {
-            return [p]
-        } catch {
-            return [DatasetProblem(.unreadableFile, at: RecordedSession.fileName, "\(error)")]
+    /// Problems of the session stored in `directory`; empty when it is valid. Images are
+    /// checked on `workers` threads (every core when 0); see `validate(_:directory:workers:progress:)`.
+    public static func validate(directory: URL, workers: Int = 0,
+                                progress: (@Sendable (Int) -> Void)? = nil) -> [DatasetProblem] {
+        switch load(directory: directory) {
+        case .success(let session): validate(session, directory: directory, workers: workers, progress: progress)
+        case .failure(let problem): [problem]
         }
-        return validate(session, directory: directory)
+    }
+
+    /// The session stored in `directory`, or the one structural problem that stops its check.
+    public static func load(directory: URL) -> Result<RecordedSession, DatasetProblem> {
+        do {
+            return .success(try RecordedSession.load(from: directory))
+        } catch let p as DatasetProblem {
+            return .failure(p)
+        } catch {
+            return .failure(DatasetProblem(.unreadableFile, at: RecordedSession.fileName, "\(error)"))
+        }
     }
 
     /// Problems of a decoded `session`; image files are checked when `directory` is given.
-    public static func validate(_ session: RecordedSession, directory: URL?) -> [DatasetProblem] {
+    ///
+    /// Each distinct image file is read and decoded once, on `workers` threads (every core
+    /// when 0), and its problem is reported for every frame that names it. Problems come in
+    /// the same order whatever the workers: the session's own, then each frame's in frame
+    /// order, then the gravity check's. `progress` is called with the number of frames whose
+    /// image has been checked, one call at a time, in increasing order.
+    public static func validate(_ session: RecordedSession, directory: URL?, workers: Int = 0,
+                                progress: (@Sendable (Int) -> Void)? = nil) -> [DatasetProblem] {
+        validate(session, directory: directory, workers: workers, progress: progress, check: FrameImageFiles.check)
+    }
+
+    /// `validate(_:directory:workers:progress:)` with `check` reading and decoding each image file.
+    static func validate(_ session: RecordedSession, directory: URL?, workers: Int,
+                         progress: (@Sendable (Int) -> Void)?,
+                         check: @Sendable (URL) -> FrameImageFiles.Finding) -> [DatasetProblem] {
+        let images = directory.map {
+            FrameImageFiles(session.frames, in: $0, workers: workers, progress: progress, check: check)
+        }
         var problems: [DatasetProblem] = []
         if session.version != RecordedSession.currentVersion {
             problems.append(DatasetProblem(.unsupportedVersion, at: field("version"),
@@ -57,7 +82,9 @@ public enum SessionValidator {
                         "quaternion is not unit length (norm \(q.norm))"))
                 }
             }
-            if let directory { problems += imageProblems(frame, index: i, session: session, directory: directory) }
+            if let p = images.flatMap({ imageProblem($0[frame: i], of: frame, index: i, camera: session.camera) }) {
+                problems.append(p)
+            }
         }
         if let p = gravityProblem(session) { problems.append(p) }
         return problems
@@ -88,40 +115,27 @@ public enum SessionValidator {
                    bad.count, compared, first.degrees))
     }
 
-    private static func imageProblems(_ frame: RecordedSession.Frame, index i: Int,
-                                      session: RecordedSession, directory: URL) -> [DatasetProblem] {
-        let url: URL
-        do {
-            url = try RecordedSession.imageURL(of: frame, in: directory)
-        } catch let e as ContainedPathError {
-            switch e.reason {
-            case .empty, .outsideFolder:
-                return [DatasetProblem(.imagePathOutsideSession, at: field("frames[\(i)].image"),
-                    "'\(frame.image)' must be a path inside the session folder")]
-            case .missing, .folderUnreadable:
-                return [DatasetProblem(.missingFrameImage, at: frame.image, "image of frame '\(frame.id)' does not exist")]
-            case .notRegularFile(let kind):
-                return [DatasetProblem(.unreadableFrameImage, at: frame.image,
-                    "image of frame '\(frame.id)' is \(kind), not a regular file")]
-            }
-        } catch {
-            return [DatasetProblem(.unreadableFrameImage, at: frame.image, "\(error)")]
+    /// The problem `finding` makes for `frame` (frame `i`), located by its image path or,
+    /// for a path outside the folder, by the frame's `image` field.
+    private static func imageProblem(_ finding: FrameImageFiles.Finding, of frame: RecordedSession.Frame, index i: Int,
+                                     camera cam: CameraIntrinsics) -> DatasetProblem? {
+        switch finding {
+        case let .decoded(width, height):
+            guard width != cam.width || height != cam.height else { return nil }
+            return DatasetProblem(.imageSizeMismatch, at: frame.image,
+                "image is \(width)x\(height) but the camera says \(cam.width)x\(cam.height)")
+        case .outsideFolder:
+            return DatasetProblem(.imagePathOutsideSession, at: field("frames[\(i)].image"),
+                "'\(frame.image)' must be a path inside the session folder")
+        case .missing:
+            return DatasetProblem(.missingFrameImage, at: frame.image, "image of frame '\(frame.id)' does not exist")
+        case .notRegularFile(let kind):
+            return DatasetProblem(.unreadableFrameImage, at: frame.image,
+                "image of frame '\(frame.id)' is \(kind), not a regular file")
+        case .undecodable(let message):
+            return DatasetProblem(.unreadableFrameImage, at: frame.image, "image of frame '\(frame.id)' does not decode: \(message)")
+        case .unreadable(let message):
+            return DatasetProblem(.unreadableFrameImage, at: frame.image, "image of frame '\(frame.id)': \(message)")
         }
-        // Decoded in full, as localize will: a header alone says nothing of a bad checksum,
-        // a cut file or missing image data. The size is then the decoded one.
-        let decoded: GrayImage
-        do {
-            decoded = try GrayImage(decoding: [UInt8](RegularFile.read(url)))
-        } catch let e as VisionError {
-            return [DatasetProblem(.unreadableFrameImage, at: frame.image, "image of frame '\(frame.id)' does not decode: \(e.message)")]
-        } catch {
-            return [DatasetProblem(.unreadableFrameImage, at: frame.image, "image of frame '\(frame.id)': \(error)")]
-        }
-        let cam = session.camera
-        if decoded.width != cam.width || decoded.height != cam.height {
-            return [DatasetProblem(.imageSizeMismatch, at: frame.image,
-                "image is \(decoded.width)x\(decoded.height) but the camera says \(cam.width)x\(cam.height)")]
-        }
-        return []
     }
 }

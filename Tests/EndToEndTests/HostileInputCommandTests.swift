@@ -244,6 +244,28 @@ import VPSModel
         #expect(try ArcloudProcess.run(["dataset", "validate", dir.path]).stdout.split(separator: "\n").count == 2)
     }
 
+    /// A long session shows its progress on stderr (none with --quiet), and its one shared
+    /// image is reported for every frame naming it.
+    @Test func validateShowsProgressOnALongSession() throws {
+        let (root, dir) = try Self.scratchSession(frames: 1) { s in
+            s.frames = (0..<1000).map { i in
+                var f = s.frames[0]
+                f.id = String(format: "%06d", i)
+                f.timestamp = Double(i) / 30
+                return f
+            }
+        }
+        defer { try? FileManager.default.removeItem(at: root) }
+        let r = try ArcloudProcess.run(["dataset", "validate", dir.path])
+        #expect(r.status == 0, "\(r.stdout) \(r.stderr)")
+        #expect(r.stderr.contains("dataset validate gallery-query-walk: 1000/1000 frames"), "\(r.stderr)")
+        let quiet = try ArcloudProcess.run(["dataset", "validate", dir.path, "--quiet"])
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty, "\(quiet.stdout) \(quiet.stderr)")
+        try Data(count: 100).write(to: dir.appendingPathComponent("frames/000000.jpg"))
+        let bad = try ArcloudProcess.run(["dataset", "validate", dir.path])
+        #expect(bad.status == 1 && bad.stdout.split(separator: "\n").count == 1000, "\(bad.stdout.prefix(300))")
+    }
+
     @Test func importColmapRefusesImagesOfAnotherSizeThanTheirCamera() throws {
         let fm = FileManager.default
         // The walk's images are 640x480; the model says 320x240.
