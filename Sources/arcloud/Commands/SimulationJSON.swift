@@ -34,8 +34,8 @@ enum JSONLineValue {
     }
 }
 
-/// The JSON forms of the SDK's values in `arcloud simulate` output (README: "Simulating an
-/// AR session" lists every field).
+/// The JSON forms of the SDK's values in `arcloud simulate` output (docs/simulate.md lists
+/// every field).
 enum SimulationJSON {
     /// Rounded to `places` decimals: lines stay short and do not show float noise.
     static func number(_ value: Double, places: Int) -> JSONLineValue {
