@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "Vision", dependencies: ["VisionCore", "Geometry", "Support"]),
         // The data model, pure Swift: recorded sessions, scene content and navigation,
         // localization results, the HTTP wire types.
-        .target(name: "VPSModel", dependencies: ["Geometry", "Support"]),
+        .target(name: "VPSModel", dependencies: ["Geometry"]),
         // The map in memory (`VPSMap`) and the localizer against it.
         .target(name: "Localization", dependencies: ["VPSModel", "Vision", "Geometry", "Support"]),
         // Builds a map from posed images.
@@ -74,19 +74,19 @@ let package = Package(
         // Other tools' formats (COLMAP, TUM, nerfstudio) to and from sessions; session checks.
         .target(name: "Formats", dependencies: ["VPSModel", "Vision", "Geometry", "Support"]),
         // Accuracy against ground truth, run comparison, the HTML report.
-        .target(name: "Evaluation", dependencies: ["Localization", "VPSModel", "Geometry", "Support"]),
+        .target(name: "Evaluation", dependencies: ["Localization", "VPSModel", "Vision", "Geometry", "Support"]),
         // The synthetic scene and session generator.
         .target(name: "SceneSynthesis", dependencies: ["VPSModel", "Vision", "Geometry", "Support"]),
         // HTTP client for the VPS service (libcurl).
         .target(name: "VPSClient", dependencies: ["VPSModel", "Support", "CCurl"]),
         // HTTP service (libmicrohttpd), tokens, routes, metrics.
         .target(name: "VPSServer", dependencies: ["Storage", "Localization", "VPSModel", "Vision", "Support",
-                                                  "CMicroHTTPD", "CSQLite", "CLibPQ", "CCrypto"]),
+                                                  "CMicroHTTPD", "CLibPQ", "CCrypto"]),
         // The GraffityARCloud SDK port.
         .target(name: "GraffityARCloud", dependencies: ["Localization", "Storage", "VPSModel", "VPSClient",
-                                                        "Geometry", "Support"]),
+                                                        "Vision", "Geometry", "Support"]),
         // Swift over BaselineCore: the OpenCV peers and baselines, synthetic test images.
-        .target(name: "Baselines", dependencies: ["BaselineCore", "Vision", "Geometry", "Support"]),
+        .target(name: "Baselines", dependencies: ["BaselineCore", "VisionCore", "Vision", "Geometry", "Support"]),
         // `arcloud bench`: the real-photo benchmark, the HTTP load generator, the serve and
         // scale measurements. Only the `arcloud` executable and the tests link it.
         .target(name: "Benchmarks", dependencies: ["Baselines", "Evaluation", "Formats", "MapBuilding", "Storage",
@@ -106,34 +106,33 @@ let package = Package(
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
-        .testTarget(name: "VisionTests", dependencies: ["Vision", "Baselines", "TestSupport", "Support"]),
-        .testTarget(name: "BaselinesTests", dependencies: ["Baselines", "Vision", "TestSupport"]),
-        .testTarget(name: "VPSModelTests", dependencies: ["VPSModel", "Formats", "Vision", "Baselines", "TestSupport", "Support"]),
-        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "Storage", "Evaluation", "VPSModel",
-                                                              "Vision", "TestSupport", "Support"]),
-        .testTarget(name: "MapBuildingTests", dependencies: ["MapBuilding", "Formats", "Storage", "Localization",
-                                                             "VPSModel", "Vision", "TestSupport", "Support"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "Localization", "VPSModel", "Vision",
-                                                         "TestSupport", "Support"]),
+        .testTarget(name: "VisionTests", dependencies: ["Vision", "Baselines", "TestSupport", "Support", "Geometry"]),
+        .testTarget(name: "BaselinesTests", dependencies: ["Baselines", "Vision", "TestSupport", "Geometry"]),
+        .testTarget(name: "VPSModelTests", dependencies: ["VPSModel", "Formats", "Vision", "Baselines", "TestSupport",
+                                                          "Support", "Geometry"]),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "Storage", "Evaluation", "VPSModel", "Vision",
+                                                              "TestSupport", "Support", "Geometry"]),
+        .testTarget(name: "MapBuildingTests", dependencies: ["MapBuilding", "Formats", "Storage", "Localization", "VPSModel",
+                                                             "Vision", "TestSupport", "Geometry"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Localization", "VPSModel", "TestSupport", "Geometry"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "MapBuilding", "VPSModel", "Vision", "Baselines",
-                                                         "TestSupport"]),
-        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Localization", "VPSModel", "TestSupport",
-                                                            "Support"]),
-        .testTarget(name: "SceneSynthesisTests", dependencies: ["SceneSynthesis", "Formats", "VPSModel", "Vision",
-                                                                "TestSupport", "Support"]),
-        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Baselines", "Evaluation", "Formats",
-                                                            "MapBuilding", "Storage", "Localization", "VPSModel",
-                                                            "VPSServer", "VPSClient", "TestSupport", "Support"]),
-        .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSClient", "Storage", "Localization",
-                                                           "VPSModel", "MapBuilding", "Vision", "TestSupport", "Support"]),
+                                                         "TestSupport", "Geometry", "Support"]),
+        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Localization", "VPSModel", "TestSupport", "Support",
+                                                            "Geometry", "Vision"]),
+        .testTarget(name: "SceneSynthesisTests", dependencies: ["SceneSynthesis", "Formats", "VPSModel", "Vision", "TestSupport",
+                                                                "Geometry"]),
+        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Evaluation", "Localization", "VPSModel", "VPSServer",
+                                                            "VPSClient", "TestSupport", "Support", "Geometry", "Vision"]),
+        .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSClient", "Storage", "Localization", "VPSModel",
+                                                           "MapBuilding", "TestSupport", "Support", "Geometry"]),
         .testTarget(name: "GraffityARCloudTests",
-                    dependencies: ["GraffityARCloud", "VPSServer", "VPSClient", "Storage", "Localization", "VPSModel",
-                                   "Baselines", "TestSupport", "Support"]),
+                    dependencies: ["GraffityARCloud", "VPSServer", "Storage", "Localization", "VPSModel", "Baselines",
+                                   "Support", "Geometry", "Vision", "TestSupport"]),
         // The SDK port as an app sees it: only `import GraffityARCloud`, no @testable.
         .testTarget(name: "GraffityARCloudAPITests", dependencies: ["GraffityARCloud"]),
         // Runs the built `arcloud` executable as a user would.
-        .testTarget(name: "EndToEndTests", dependencies: ["Evaluation", "Storage", "Localization", "VPSModel",
-                                                          "Baselines", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Evaluation", "Storage", "Localization", "VPSModel", "Baselines",
+                                                          "TestSupport", "Geometry", "Vision"]),
     ],
     cxxLanguageStandard: .cxx17
 )

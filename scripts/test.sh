@@ -17,7 +17,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh postgres
-swift build --build-tests -Xcxx -O2
+# Every target declares exactly the package targets it imports (scripts/check-imports.py);
+# SwiftPM's own check then refuses an import outside a target's dependencies.
+python3 scripts/check-imports.py
+swift build --build-tests -Xcxx -O2 --explicit-target-dependency-import-check error
 log=$(mktemp "${TMPDIR:-/tmp}/arcloud-test-log.XXXXXX")
 pg_dir=""
 cleanup() {

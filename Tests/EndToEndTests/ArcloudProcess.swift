@@ -13,9 +13,7 @@ struct ArcloudProcess {
     static var executable: URL { PackageDirectory.arcloudExecutable }
 
     /// The package root (for the shipped Maps/ and Datasets/).
-    static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
+    static var packageRoot: URL { PackageDirectory.root }
 
     /// `run` on a thread of its own: a test that waits for a long run this way does not
     /// hold a thread of the Swift concurrency pool (2 on a 2-core machine) meanwhile.

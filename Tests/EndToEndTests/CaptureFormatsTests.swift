@@ -3,6 +3,7 @@ import Geometry
 import Testing
 import Evaluation
 import VPSModel
+import TestSupport
 
 /// Bring your own capture, as a user would: nerfstudio and COLMAP captures made from the
 /// shipped sessions go through `map build`, `dataset import-*`, `localize` and `compare`.
@@ -10,9 +11,7 @@ import VPSModel
     static let root = ArcloudProcess.packageRoot
 
     static func scratch(_ label: String) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("arcloud-\(label)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
+        URL(fileURLWithPath: try makeScratchDirectory(label), isDirectory: true)
     }
 
     /// A nerfstudio capture of a shipped session: its images under `images/`, and a

@@ -5,14 +5,11 @@ import Localization
 import VPSModel
 import Vision
 import Storage
+import TestSupport
 
 /// `arcloud map inspect` and `map scene export|import` on a small synthetic map.
 @Suite struct MapCommandTests {
-    static func scratch() throws -> String {
-        let dir = NSTemporaryDirectory() + "arcloud-mapcli-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    static func scratch() throws -> String { try makeScratchDirectory("mapcli") }
 
     /// `count` points on a wall seen by 4 keyframes, observations at their exact projections.
     static func smallMap(points count: Int = 200) throws -> VPSMap {

@@ -1,13 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The venue tools as a user runs them: a small building generated, mapped and localized;
 /// their usage mistakes refused with one line.
 @Suite struct VenueCommandTests {
     static func scratch(_ label: String) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("arcloud-venue-\(label)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
+        URL(fileURLWithPath: try makeScratchDirectory("venue" + label), isDirectory: true)
     }
 
     /// One room off a corridor off a hall: its mapping session (at the default density)

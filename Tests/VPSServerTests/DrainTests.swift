@@ -4,8 +4,7 @@ import VPSModel
 import VPSServer
 import TestSupport
 
-private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
+private let packageRoot = PackageDirectory.root
 private let shippedMaps = packageRoot.appendingPathComponent("Maps")
 private let hardSession = packageRoot.appendingPathComponent("Datasets/gallery-query-hard")
 private let hasShippedData = FileManager.default.fileExists(atPath: shippedMaps.appendingPathComponent("gallery.vpsmap").path)

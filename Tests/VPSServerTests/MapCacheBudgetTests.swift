@@ -71,7 +71,7 @@ import Storage
     /// Two real maps behind a budget smaller than either: every request loads its map and
     /// the other is gone by then; the answers are the in-process localizer's all the same.
     @Test func answersStayCorrectWhileMapsAreEvictedOverHTTP() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = PackageDirectory.root
         let gallery = root.appendingPathComponent("Maps/gallery.vpsmap")
         let walk = root.appendingPathComponent("Datasets/gallery-query-walk"), studio = root.appendingPathComponent("Datasets/other-scene-query")
         guard FileManager.default.fileExists(atPath: gallery.path) else { return }

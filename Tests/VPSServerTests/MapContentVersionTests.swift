@@ -5,6 +5,7 @@ import VPSModel
 import VPSClient
 import VPSServer
 import Storage
+import TestSupport
 
 /// Every localize answer and `/v1/maps` entry names the map's content version (SHA-256
 /// of the file), so a client sees a rollout.
@@ -24,8 +25,7 @@ import Storage
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("versions-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Maps/gallery.vpsmap")
+        let shipped = PackageDirectory.root.appendingPathComponent("Maps/gallery.vpsmap")
         let served = directory.appendingPathComponent("gallery.vpsmap").path
         try FileManager.default.copyItem(atPath: shipped.path, toPath: served)
         let version = try Self.fileDigest(served)
@@ -36,7 +36,7 @@ import Storage
         let client = fixture.client
 
         #expect(try await client.maps().map(\.version) == [version])
-        let session = shipped.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Datasets/gallery-query-walk")
+        let session = PackageDirectory.root.appendingPathComponent("Datasets/gallery-query-walk")
         let recorded = try RecordedSession.load(from: session)
         let frame = try [UInt8](Data(contentsOf: session.appendingPathComponent(recorded.frames[0].image)))
         let answer = try await client.localize(image: frame, request: LocalizeRequest(mapId: "gallery", intrinsics: recorded.camera))

@@ -5,10 +5,10 @@ import VPSModel
 import VPSClient
 import VPSServer
 import Storage
+import TestSupport
 
 /// The package root (three levels above this file).
-private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
+private let packageRoot = PackageDirectory.root
 private let mapsDirectory = packageRoot.appendingPathComponent("Maps")
 private let datasetsDirectory = packageRoot.appendingPathComponent("Datasets")
 

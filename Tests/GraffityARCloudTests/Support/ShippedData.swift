@@ -4,12 +4,12 @@ import GraffityARCloud
 import Localization
 import VPSModel
 import Storage
+import TestSupport
 
 /// The shipped map and recorded sessions (made by the project's own generator and map
 /// builder), and the script the shipped query session is simulated with.
 enum ShippedData {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = PackageDirectory.root
     static let mapId = "gallery"
     static var mapURL: URL { root.appendingPathComponent("Maps/gallery.vpsmap") }
     static var mapsDirectory: URL { root.appendingPathComponent("Maps") }
