@@ -91,8 +91,9 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
     /// How well the answers' own `accuracy` holds, over localized frames with ground truth.
     public var calibration: Calibration?
 
-    /// Localized frames with ground truth, and how many lie within their claimed 95 %
-    /// bounds (position and rotation both): a calibrated localizer keeps about 95 %.
+    /// Localized frames with ground truth, and how many lie within their claimed accuracy
+    /// (`PoseAccuracy`, position and rotation both): a calibrated localizer keeps the share
+    /// the bounds promise.
     public struct Calibration: Sendable, Hashable, Codable {
         /// Localized frames with ground truth and a claimed accuracy.
         public var accepted: Int

@@ -45,8 +45,9 @@ extension GraffityARCloud {
         }
 
         /// A configuration stating the replay clock, as 0.1 required. The factory chooses
-        /// it now; a stated clock only makes the factory that contradicts it throw.
-        @available(*, deprecated, message: "drop 'clock:': makeViewController replays in real time, makeVirtualReplay makes a host you step with advance(by:)")
+        /// it now. For 0.1 code, `makeViewController` on `.virtual` still makes the stepped
+        /// host it made then; `makeVirtualReplay` on `.realtime` throws. Removed in 0.3.0.
+        @available(*, deprecated, message: "drop 'clock:': makeViewController replays in real time, makeVirtualReplay makes a host you step with advance(by:); removed in 0.3.0")
         public init(mapId: String, serverURL: URL? = nil, accessToken: String? = nil,
                     embeddedMapURL: URL? = nil, vpsRequestInterval: Duration = .seconds(1),
                     retryPolicy: RetryPolicy = .default, requestTimeout: Duration = .seconds(10),
@@ -58,10 +59,11 @@ extension GraffityARCloud {
             statedClock = clock
         }
 
-        /// The replay clock stated for 0.1 (`.realtime` when none is). Setting it no longer
-        /// chooses the clock: `makeViewController` throws on `.virtual`, `makeVirtualReplay`
-        /// on `.realtime`, rather than give a host whose time nothing advances.
-        @available(*, deprecated, message: "the host factory chooses the clock: makeViewController replays in real time, makeVirtualReplay makes a host you step with advance(by:)")
+        /// The replay clock stated for 0.1 (`.realtime` when none is). As in 0.1,
+        /// `makeViewController` on `.virtual` makes a stepped host (`VirtualReplayHost`);
+        /// `makeVirtualReplay` on `.realtime` throws rather than give a host of the wrong
+        /// kind. Removed in 0.3.0.
+        @available(*, deprecated, message: "the host factory chooses the clock: makeViewController replays in real time, makeVirtualReplay makes a host you step with advance(by:); removed in 0.3.0")
         public var clock: ReplayClock {
             get { statedClock ?? .realtime }
             set { statedClock = newValue }

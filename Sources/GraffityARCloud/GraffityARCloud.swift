@@ -154,11 +154,17 @@ public final class GraffityARCloud {
     /// - Throws: `ARCloudError.sessionShutDown`; `.invalidUsage` for a session every reader
     ///   refuses (`RecordedSession.contentProblems`: invalid intrinsics, no frames, a time the
     ///   replay clock cannot hold, more script actions than `ScriptLimits.maxActions`), a
-    ///   configuration that names no VPS,
-    ///   or one that states the deprecated `clock: .virtual` (it would otherwise get a host
-    ///   it believes it can step).
+    ///   configuration that names no VPS.
+    ///
+    /// A configuration that states the deprecated `clock: .virtual` gets the host it got in
+    /// 0.1: a `VirtualReplayHost`, whose time moves only when `runToEnd()` (or
+    /// `advance(by:)`) moves it. That path goes in 0.3.0; `makeVirtualReplay` is its
+    /// replacement.
     public func makeViewController(session: RecordedSession, images: any FrameImageSource) throws -> ARSessionHost {
-        try install(session, clock: .realtime) { ARSessionHost(sdk: self, session: session, images: images, clock: $0) }
+        if configuration.statedClock == .virtual {
+            return try makeVirtualReplay(session: session, images: images)
+        }
+        return try install(session, clock: .realtime) { ARSessionHost(sdk: self, session: session, images: images, clock: $0) }
     }
 
     /// Makes the session host for a recorded session stored in `directory`.

@@ -18,8 +18,7 @@ import VPSModel
 ///
 /// Gravity matters most on hard frames: blur leaves 5–10 right matches among a hundred,
 /// which a two-point sample finds in a few hundred draws and a three-point one in
-/// thousands (on the shipped blurred session, 87 % of frames placed within (5 cm, 2°) from
-/// the image alone, 96 % with gravity).
+/// thousands.
 ///
 /// Matching goes straight from image features to map points through the vocabulary
 /// (as in Sattler et al.'s Active Search) instead of first retrieving keyframes: it skips

@@ -122,13 +122,8 @@ public struct RelativeTolerance: Sendable, Hashable {
 ///
 /// Blur and lighting change move a descriptor by a few bits, which is enough to cross a
 /// cluster boundary somewhere on its path: the plain descent then never meets its map
-/// point, however the candidates are widened below the wrong branch. Over nine blurred
-/// sessions of the shipped scene, falling back to 8 probes within 10 bits placed 96.5 % of
-/// frames within (5 cm, 2°) on average (within 16 bits, the same at a third more probing
-/// time; 4 probes, 94.9–95.4 %); falling back to the next coarser level, 94.3 %.
-/// (Brute force over the whole map reached 97.1 % on the shipped blurred session, at
-/// ~30 ms a frame; keyframe retrieval by bag of words kept returning the same few
-/// keyframes for this scene's repeated textures.)
+/// point, however the candidates are widened below the wrong branch. (The defaults, and
+/// the alternatives measured against them, are in docs/localizer.md, "Single-shot".)
 public struct VocabularyProbes: Sendable, Hashable {
     /// Nodes per feature, at most (1...64).
     public var maxProbes = 8
@@ -141,8 +136,7 @@ public struct VocabularyProbes: Sendable, Hashable {
     /// RANSAC samples for the plain search that comes first (at most `ransac.maxIterations`).
     /// Its candidates are among the probes', so a frame whose plain matches need more
     /// samples than this is searched again with more right matches and the full budget.
-    /// Hopeless blurred frames stop wasting 700 samples there: −0.09 ms a frame on the
-    /// blurred session, and over nine blurred sessions 96.3 % within (5 cm, 2°) against 96.5 %.
+    /// Hopeless blurred frames stop wasting the full budget there.
     public var plainSearchMaxIterations = 300
 
     public init(maxProbes: Int = 8, slackBits: Int = 10, ratio: Float = 0.85, plainSearchMaxIterations: Int = 300) {

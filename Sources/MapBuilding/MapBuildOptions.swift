@@ -56,17 +56,15 @@ public struct MapBuildOptions: Sendable, Hashable {
     /// `minFeaturesPerMap`). There every point counts, and a few photos taken walking forward
     /// see most of the scene at a small angle: such points still fix the rotation and the
     /// lateral position of a query near the path, and the localizer weighs each point by its
-    /// own triangulation uncertainty as the query sees it. 0.1 kept 5–180 % more points on the
-    /// real-photo splits and placed 4 more of their 225 queries, none wrongly; on the
-    /// 180-keyframe gallery it would add 64 % more points and a third to the matching time.
+    /// own triangulation uncertainty as the query sees it (the measurement behind 0.1:
+    /// docs/maps.md, "The map builder").
     public var maxDepthUncertaintyFewPhotos: Double = 0.1
     /// Two-view points must meet `maxDepthUncertainty` times this.
     public var twoViewUncertaintyFactor: Double = 0.5
     /// Least number of keyframes that must see a point. Two-view points have unverified
     /// depth (a wrong match along the epipolar line triangulates without complaint), hence
     /// their stricter `twoViewUncertaintyFactor`; but they more than double the coverage of a
-    /// sparse mapping walk, which is what lets query frames localize (measured on the
-    /// shipped gallery sessions: 74 % of query frames localized with 3, 99 % with 2).
+    /// sparse mapping walk, which is what lets query frames localize (docs/maps.md).
     public var minTrackLength: Int = 2
 
     /// Describe points also from ASIFT's simulated views of their keyframes

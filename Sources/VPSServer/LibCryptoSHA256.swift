@@ -38,8 +38,8 @@ public enum SHA256 {
         private let context: OpaquePointer
 
         /// SHA-256 fetched from the default provider once. `EVP_sha256()` makes OpenSSL 3
-        /// fetch it again on every init (a provider lookup under a lock): 4 % of a
-        /// connection thread's time per request, where every request hashes its token.
+        /// fetch it again on every init (a provider lookup under a lock), and every request
+        /// hashes its token.
         /// An `EVP_MD` is immutable and shared by any number of threads.
         private nonisolated(unsafe) static let sha256: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
 

@@ -2,8 +2,7 @@ import VPSModel
 
 /// The JSON of a localize answer, written directly: the same object `JSONEncoder` with
 /// sorted keys makes (keys in the same order, optionals left out when nil), in about a
-/// quarter of the time. On the server's workers Foundation's encoder took 0.12–0.17 ms per
-/// answer (about 1 % of a localization; perf: 0.8 % of the workers' samples, 0.2 % now).
+/// quarter of the time (docs/service.md has the measurement).
 ///
 /// Numbers use Swift's shortest round-trip form (`12.0` where Foundation writes `12`; both
 /// read back as the same Double). Returns nil for a non-finite number, which JSON cannot

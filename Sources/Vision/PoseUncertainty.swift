@@ -1,7 +1,7 @@
 public import Geometry
 import VisionCore
 
-/// How well a set of inlier correspondences pins a pose down, and the 95 % bounds on its
+/// How well a set of inlier correspondences pins a pose down, and the bounds on its
 /// error that a localized answer publishes.
 ///
 /// What makes the estimate honest rather than formal:
@@ -41,7 +41,7 @@ public struct PoseUncertainty: Sendable, Hashable {
     /// the error's length under the formal covariance, or under the jackknife's widened for
     /// its degrees of freedom, whichever is larger.
     public var centreBound95: Double
-    /// A 95 % bound on the rotation error, degrees (likewise).
+    /// The bound on the rotation error, degrees (likewise).
     public var rotationBound95Degrees: Double
 
     /// √(χ²₃ at 97.5 %): an error vector whose covariance has largest eigenvalue σ² lies

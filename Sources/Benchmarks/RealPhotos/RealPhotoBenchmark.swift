@@ -32,7 +32,7 @@ public struct RealPhotoBenchmark: Sendable {
         public var milliseconds: Double
         /// The localizer's evidence for its pose or its rejected candidate (arcloud only).
         public var evidence: PoseEvidence?
-        /// The pose's claimed 95 % accuracy, in map units and degrees (arcloud only).
+        /// The pose's claimed accuracy (`PoseAccuracy`), in map units and degrees (arcloud only).
         public var accuracy: PoseAccuracy?
         /// `accuracy.position` as a fraction of the scene scale.
         public var claimedTranslationFraction: Double?

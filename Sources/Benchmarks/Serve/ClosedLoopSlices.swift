@@ -5,7 +5,7 @@ import VPSClient
 
 /// Closed-loop HTTP load in short slices, so that `bench serve` can interleave it with
 /// in-process runs a fraction of a second apart: on a virtual machine the CPU's speed
-/// drifts by ±10 % over about a second, and a baseline measured seconds away from the
+/// drifts within a second or so, and a baseline measured seconds away from the
 /// run it judges carries that drift into the ratio.
 ///
 /// The connections stay open across slices. In each slice every connection sends requests

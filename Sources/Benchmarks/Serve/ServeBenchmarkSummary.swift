@@ -31,7 +31,7 @@ extension ServeBenchmark {
         /// The service's throughput target, judged on this run's figures: the median scaling over the
         /// rounds is >= 0.9 at every concurrency >= cores. A round (one measurement of
         /// `--requests` requests, about a second) is too short to judge alone on a machine
-        /// whose hypervisor takes 2-30 % of the CPU time in bursts; the median of the rounds
+        /// whose hypervisor takes CPU time in bursts; the median of the rounds
         /// is the run's figure, and every run must meet it.
         package var targetMet: Bool
         /// The stricter reading: >= 0.9 at every concurrency >= cores in every round.

@@ -2,7 +2,7 @@ import Foundation
 import VPSModel
 
 /// Claimed against actual error, one dot per localized frame with ground truth: the
-/// answer's 95 % `accuracy` bound on the x axis, its true error on the y axis, both
+/// answer's `accuracy` bound (`PoseAccuracy`) on the x axis, its true error on the y axis, both
 /// logarithmic, with the diagonal where the error equals the claim. A calibrated localizer
 /// keeps about 19 dots in 20 under the diagonal, and not all of them far below it (a bound
 /// ten times the error is honest but useless). Position and rotation get a plot each.

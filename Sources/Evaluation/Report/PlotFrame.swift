@@ -4,7 +4,7 @@ import Foundation
 /// axis titles (with units) and a legend. Plots draw their marks through `point(_:_:)`
 /// and wrap them with `svg(_:)`.
 ///
-/// The SVG has a `viewBox` and `width="100%"`: it fills the page's width and scales its
+/// The SVG has a `viewBox` and the page's full width: it fills the page's width and scales its
 /// text with it, so a plot reads the same on a laptop and on a wide screen.
 struct PlotFrame {
     var width = 1000.0

@@ -18,7 +18,7 @@ public struct LocalizationFix: Sendable, Hashable {
     public var inliers: Int
     /// RMS reprojection error of the inliers, in pixels, when reported.
     public var reprojectionError: Double?
-    /// 95 % bounds on the pose's error (map units and degrees), when reported.
+    /// Bounds on the pose's error (`PoseAccuracy`: map units and degrees), when reported.
     public var accuracy: PoseAccuracy?
 
     /// A fix with its support.

@@ -70,7 +70,7 @@ public class ARSessionHost {
     private var tracker = OdometryTracker()
     /// The last fix itself: the pose of frames without odometry (nothing better is known).
     private var lastFix: Pose?
-    /// The service's last accepted answer for this host, with its pose's 95 % `accuracy`
+    /// The service's last accepted answer for this host, with its pose's `accuracy`
     /// (map units and degrees); nil before the first fix and after a reset. The
     /// `.localization(.localized(…))` event of the same frame carries its pose.
     public private(set) var latestFix: LocalizationFix?

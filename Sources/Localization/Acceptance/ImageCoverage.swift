@@ -48,10 +48,8 @@ struct ImageCoverage: Sendable, Hashable {
     }
 
     /// How often a region is explained by a right pose, and by a look-alike (a pose right
-    /// about one patch, wrong about the map). Measured over the positive and negative
-    /// sessions and the real-photo splits: right poses explained 94.5 % (real photos) and
-    /// 99.7 % (synthetic) of their expected regions, look-alikes with significant global
-    /// evidence 42 %.
+    /// about one patch, wrong about the map): probabilities measured over the positive and
+    /// negative sessions and the real-photo splits (docs/localizer.md, "Acceptance").
     var explainedIfRight = 0.95
     var explainedIfLookAlike = 0.45
 

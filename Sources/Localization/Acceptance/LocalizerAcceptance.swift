@@ -13,7 +13,7 @@ extension Localizer {
         var evidence: PoseEvidence
         /// Why the pose does not count, or nil when it does.
         var rejection: String?
-        /// The pose's 95 % error bounds, once measured.
+        /// The pose's error bounds (`PoseAccuracy`), once measured.
         var accuracy: PoseAccuracy?
         /// The pose those bounds describe (`PoseUncertainty.pose`), which the answer gives.
         var refined: Pose?
@@ -110,7 +110,7 @@ extension Localizer {
         return verdict
     }
 
-    /// The 95 % bounds of a pose with uncertainty `u`, or why they exceed the promised accuracy.
+    /// The error bounds of a pose with uncertainty `u`, or why they exceed the promised accuracy.
     func bounds(_ u: PoseUncertainty) -> (accuracy: PoseAccuracy?, rejection: String?) {
         let tolerance = options.acceptance.tolerance
         guard u.rotationBound95Degrees <= tolerance.degrees, u.centreBound95 <= scale(tolerance.scales) else {

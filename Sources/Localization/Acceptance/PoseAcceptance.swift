@@ -4,7 +4,7 @@
 /// 1. **Is the evidence more than chance?** The global matches' inliers under the pose are
 ///    tested a contrario (`EvidenceSignificance`): the expected number of poses that would
 ///    gather such support by chance (NFA) must be at most 10^`maxLog10NFA`.
-/// 2. **Is the pose determined?** Its 95 % error bounds (`PoseUncertainty`: keypoint noise,
+/// 2. **Is the pose determined?** Its error bounds (`PoseUncertainty`: keypoint noise,
 ///    each map point's own triangulation covariance, the residuals' variance factor and a
 ///    jackknife over image regions) must lie within `tolerance`: a dozen inliers on one
 ///    small patch, or on points whose depth the map hardly knows, leave rotation and
@@ -25,7 +25,7 @@ public struct PoseAcceptance: Sendable, Hashable {
     /// per thousand frames that chance alone would support this well.
     public var maxLog10NFA = -3.0
     /// The accuracy a placed pose promises: an angle and a distance in map scales
-    /// (`MapScale`; 2 % is 7 cm on the shipped gallery map).
+    /// (`MapScale`).
     public var tolerance = RelativeTolerance(scales: 0.02, degrees: 2)
     /// Keypoint position noise at pyramid level 0, pixels (one standard deviation).
     public var keypointNoise = 1.0

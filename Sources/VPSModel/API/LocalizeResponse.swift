@@ -21,7 +21,7 @@ public struct LocalizeResponse: Sendable, Hashable, Codable {
     public var pose: Pose?
     /// The map section the camera is in, when localized and known.
     public var sectionId: String?
-    /// 95 % bounds on the pose's error when localized: `position` in map units (metres on a
+    /// Bounds on the pose's error when localized (`PoseAccuracy`): `position` in map units (metres on a
     /// metric map), `rotationDegrees` in degrees.
     public var accuracy: PoseAccuracy?
     /// Inlier 2D–3D correspondences of the accepted (or best rejected) pose.

@@ -68,7 +68,7 @@ public struct LocalizationResult: Sendable, Hashable, Codable {
     /// Whether the tracking prior was used (guided matching) or global retrieval.
     public var usedPrior: Bool
     public var timings: StageTimings
-    /// 95 % bounds on the pose's error, present when localized (see `PoseAccuracy`).
+    /// Bounds on the pose's error, present when localized (see `PoseAccuracy`).
     public var accuracy: PoseAccuracy?
     /// How strong the evidence for the pose is (for the strongest candidate pose, when
     /// rejected; nil when no pose was found at all).

@@ -1,7 +1,7 @@
 import Foundation
 import Support
 
-/// Progress of a batch job on stderr: a redrawn bar on a terminal, a plain line every 10 %
+/// Progress of a batch job on stderr: a redrawn bar on a terminal, a plain line every tenth of the job
 /// otherwise (logs and CI stay readable).
 final class ProgressReporter: Sendable {
     private let total: Int
