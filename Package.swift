@@ -10,7 +10,7 @@ let package = Package(
     products: [
         // The engine and its tools, one module each (see the targets below): the data model,
         // localization, map building, storage, formats, evaluation, scene synthesis.
-        .library(name: "VPS", targets: ["VPSModel", "Localization", "MapBuilding", "Storage", "Formats",
+        .library(name: "VPS", targets: ["VPSModel", "MapModel", "Localization", "MapBuilding", "Storage", "Formats",
                                         "Evaluation", "SceneSynthesis"]),
         .library(name: "VPSServer", targets: ["VPSServer"]),
         .library(name: "VPSClient", targets: ["VPSClient"]),
@@ -65,43 +65,46 @@ let package = Package(
         // The data model, pure Swift: recorded sessions, scene content and navigation,
         // localization results, the HTTP wire types.
         .target(name: "VPSModel", dependencies: ["Geometry"]),
-        // The map in memory (`VPSMap`) and the localizer against it.
-        .target(name: "Localization", dependencies: ["VPSModel", "Vision", "Geometry", "Support"]),
+        // The map model: a map in memory (`VPSMap`: points, keyframes, vocabulary, metadata).
+        .target(name: "MapModel", dependencies: ["VPSModel", "Vision", "Geometry", "Support"]),
+        // The localizer against a map.
+        .target(name: "Localization", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support"]),
         // Builds a map from posed images.
-        .target(name: "MapBuilding", dependencies: ["Localization", "VPSModel", "Vision", "Geometry", "Support"]),
+        .target(name: "MapBuilding", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support"]),
         // SQLite: the map file, and the database wrapper the token store uses too.
-        .target(name: "Storage", dependencies: ["Localization", "VPSModel", "Vision", "Geometry", "Support", "CSQLite"]),
+        .target(name: "Storage", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support", "CSQLite"]),
         // Other tools' formats (COLMAP, TUM, nerfstudio) to and from sessions; session checks.
         .target(name: "Formats", dependencies: ["VPSModel", "Vision", "Geometry", "Support"]),
         // Accuracy against ground truth, run comparison, the HTML report.
-        .target(name: "Evaluation", dependencies: ["Localization", "VPSModel", "Vision", "Geometry", "Support"]),
+        .target(name: "Evaluation", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support"]),
         // The synthetic scene and session generator.
         .target(name: "SceneSynthesis", dependencies: ["VPSModel", "Vision", "Geometry", "Support"]),
         // HTTP client for the VPS service (libcurl).
         .target(name: "VPSClient", dependencies: ["VPSModel", "Support", "CCurl"]),
         // HTTP service (libmicrohttpd), tokens, routes, metrics.
         .target(name: "VPSServer", dependencies: ["Storage", "Localization", "VPSModel", "Vision", "Support",
-                                                  "CMicroHTTPD", "CLibPQ", "CCrypto"]),
+                                                  "CMicroHTTPD", "CLibPQ", "CCrypto", "MapModel"]),
         // The GraffityARCloud SDK port.
-        .target(name: "GraffityARCloud", dependencies: ["Localization", "Storage", "VPSModel", "VPSClient",
-                                                        "Vision", "Geometry", "Support"]),
+        .target(name: "GraffityARCloud", dependencies: ["Localization", "Storage", "VPSModel", "VPSClient", "Vision",
+                                                        "Geometry", "Support", "MapModel"]),
         // Swift over BaselineCore: the OpenCV peers and baselines, synthetic test images.
         .target(name: "Baselines", dependencies: ["BaselineCore", "VisionCore", "Vision", "Geometry", "Support"]),
         // `arcloud bench`: the real-photo benchmark, the HTTP load generator, the serve and
         // scale measurements. Only the `arcloud` executable and the tests link it.
         .target(name: "Benchmarks", dependencies: ["Baselines", "Evaluation", "Formats", "MapBuilding", "Storage",
-                                                   "Localization", "VPSModel", "VPSServer", "VPSClient",
-                                                   "Vision", "Geometry", "Support"]),
+                                                   "Localization", "VPSModel", "VPSServer", "VPSClient", "Vision",
+                                                   "Geometry", "Support", "MapModel"]),
         .executableTarget(
             name: "arcloud",
             dependencies: ["Benchmarks", "Baselines", "SceneSynthesis", "Evaluation", "Formats", "MapBuilding",
-                           "Storage", "Localization", "VPSModel", "VPSServer", "VPSClient", "GraffityARCloud",
+                           "Storage", "MapModel", "Localization", "VPSModel", "VPSServer", "VPSClient", "GraffityARCloud",
                            "Vision", "Geometry", "Support", "CommandLineOptions"]
         ),
 
         // Helpers several test targets share (fixtures, scratch folders, synthetic maps).
-        .target(name: "TestSupport", dependencies: ["Baselines", "MapBuilding", "Storage", "Localization", "VPSModel", "VPSServer", "VPSClient", "Vision",
-                                                    "Geometry", "Support"],
+        .target(name: "TestSupport", dependencies: ["Baselines", "MapBuilding", "Storage", "Localization",
+                                                    "VPSModel", "VPSServer", "VPSClient", "Vision", "Geometry",
+                                                    "Support", "MapModel"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
@@ -110,29 +113,33 @@ let package = Package(
         .testTarget(name: "BaselinesTests", dependencies: ["Baselines", "Vision", "TestSupport", "Geometry"]),
         .testTarget(name: "VPSModelTests", dependencies: ["VPSModel", "Formats", "Vision", "Baselines", "TestSupport",
                                                           "Support", "Geometry"]),
-        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "Storage", "Evaluation", "VPSModel", "Vision",
-                                                              "TestSupport", "Support", "Geometry"]),
-        .testTarget(name: "MapBuildingTests", dependencies: ["MapBuilding", "Formats", "Storage", "Localization", "VPSModel",
-                                                             "Vision", "TestSupport", "Geometry"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "Localization", "VPSModel", "TestSupport", "Geometry"]),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "Storage", "Evaluation", "VPSModel",
+                                                              "Vision", "TestSupport", "Support", "Geometry",
+                                                              "MapModel"]),
+        .testTarget(name: "MapBuildingTests", dependencies: ["MapBuilding", "Formats", "Storage", "VPSModel",
+                                                             "Vision", "TestSupport", "Geometry", "MapModel"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "VPSModel", "TestSupport", "Geometry",
+                                                         "MapModel"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "MapBuilding", "VPSModel", "Vision", "Baselines",
                                                          "TestSupport", "Geometry", "Support"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Localization", "VPSModel", "TestSupport", "Support",
                                                             "Geometry", "Vision"]),
         .testTarget(name: "SceneSynthesisTests", dependencies: ["SceneSynthesis", "Formats", "VPSModel", "Vision", "TestSupport",
                                                                 "Geometry"]),
-        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Evaluation", "Localization", "VPSModel", "VPSServer",
-                                                            "VPSClient", "TestSupport", "Support", "Geometry", "Vision"]),
-        .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSClient", "Storage", "Localization", "VPSModel",
-                                                           "MapBuilding", "TestSupport", "Support", "Geometry"]),
+        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Evaluation", "Localization", "VPSModel",
+                                                            "VPSServer", "VPSClient", "TestSupport", "Support",
+                                                            "Geometry", "Vision", "MapModel"]),
+        .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSClient", "Storage", "Localization",
+                                                           "VPSModel", "MapBuilding", "TestSupport", "Support",
+                                                           "Geometry", "MapModel"]),
         .testTarget(name: "GraffityARCloudTests",
-                    dependencies: ["GraffityARCloud", "VPSServer", "Storage", "Localization", "VPSModel", "Baselines",
-                                   "Support", "Geometry", "Vision", "TestSupport"]),
+                    dependencies: ["GraffityARCloud", "VPSServer", "Storage", "Localization", "VPSModel",
+                                   "Baselines", "Support", "Geometry", "Vision", "TestSupport", "MapModel"]),
         // The SDK port as an app sees it: only `import GraffityARCloud`, no @testable.
         .testTarget(name: "GraffityARCloudAPITests", dependencies: ["GraffityARCloud"]),
         // Runs the built `arcloud` executable as a user would.
-        .testTarget(name: "EndToEndTests", dependencies: ["Evaluation", "Storage", "Localization", "VPSModel", "Baselines",
-                                                          "TestSupport", "Geometry", "Vision"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Evaluation", "Storage", "VPSModel", "Baselines",
+                                                          "TestSupport", "Geometry", "Vision", "MapModel"]),
     ],
     cxxLanguageStandard: .cxx17
 )

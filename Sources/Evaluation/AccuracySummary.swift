@@ -1,5 +1,5 @@
 import Foundation
-import Localization
+import MapModel
 import Support
 import VPSModel
 

@@ -3,6 +3,7 @@ import Geometry
 import Vision
 import Support
 import VPSModel
+import MapModel
 
 /// Finds where a camera is in a map from one image.
 ///

@@ -1,4 +1,5 @@
 import Vision
+import MapModel
 
 /// Tuning of the localizer. The defaults are what the shipped benchmarks and tests use.
 public struct LocalizerOptions: Sendable, Hashable {

@@ -1,7 +1,7 @@
 import Foundation
 import Geometry
 import Vision
-import Localization
+import MapModel
 import VPSModel
 import Support
 

@@ -1,5 +1,5 @@
 import Geometry
-import Localization
+import MapModel
 import VPSModel
 
 /// Sections for a map built without a scene description: k-means of the points on the

@@ -1,7 +1,7 @@
+import Localization
 import Foundation
 import Synchronization
 import Vision
-import Localization
 import VPSModel
 import Support
 

@@ -1,9 +1,9 @@
+@testable import Localization
 import Testing
 import Foundation
 import Geometry
 import Vision
 @testable import Evaluation
-@testable import Localization
 import TestSupport
 @testable import VPSModel
 

@@ -2,7 +2,7 @@ import Foundation
 import Geometry
 import GraffityARCloud
 import Testing
-import Localization
+import MapModel
 import VPSModel
 import Storage
 

@@ -1,6 +1,6 @@
+@testable import Localization
 import Foundation
 import Testing
-@testable import Localization
 import Support
 
 /// The a-contrario test of a pose's global matches (`EvidenceSignificance`).

@@ -1,6 +1,6 @@
+@testable import Localization
 import Foundation
 import Testing
-@testable import Localization
 
 /// The whole-image check that tells right poses from look-alikes.
 @Suite struct ImageCoverageTests {

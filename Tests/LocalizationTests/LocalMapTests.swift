@@ -1,8 +1,9 @@
+@testable import Localization
 import Testing
 import Foundation
 import Geometry
 import Vision
-@testable import Localization
+import MapModel
 
 /// The local map that guided matching projects instead of the whole map.
 @Suite struct LocalMapTests {

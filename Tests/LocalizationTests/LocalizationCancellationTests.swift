@@ -1,7 +1,7 @@
+import Localization
 import Foundation
 import Synchronization
 import Testing
-import Localization
 
 /// A localization stops between stages once its `LocalizationCancellation` says so, and
 /// is unchanged when it never does.

@@ -1,7 +1,7 @@
+import Localization
 import Testing
 import Foundation
 import Geometry
-import Localization
 import TestSupport
 import VPSModel
 

@@ -1,8 +1,9 @@
+@testable import Localization
 import Foundation
 import Geometry
 import Testing
 import Vision
-@testable import Localization
+import MapModel
 
 /// Each map point's triangulation covariance, and what it means in a query.
 @Suite struct PointUncertaintyTests {

@@ -1,8 +1,9 @@
+import Localization
 import Testing
 import Foundation
 import Geometry
 import Evaluation
-import Localization
+import MapModel
 import Support
 import TestSupport
 import VPSModel

@@ -1,7 +1,7 @@
 import Foundation
 import Geometry
 import Testing
-import Localization
+import MapModel
 import MapBuilding
 import TestSupport
 import VPSModel

@@ -2,7 +2,7 @@ import Foundation
 import Geometry
 import Testing
 import Formats
-import Localization
+import MapModel
 import MapBuilding
 import VPSModel
 import TestSupport

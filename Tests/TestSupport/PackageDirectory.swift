@@ -1,5 +1,5 @@
 import Foundation
-import Localization
+import MapModel
 import Storage
 
 /// The package's root folder (where `Package.swift`, `Maps/` and `Datasets/` are), found

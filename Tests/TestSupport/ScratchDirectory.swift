@@ -1,5 +1,5 @@
 import Foundation
-import Localization
+import MapModel
 import Storage
 
 /// A fresh, empty scratch directory under the system temporary directory.

@@ -1,6 +1,6 @@
 import Foundation
 import Geometry
-import Localization
+import MapModel
 import Support
 import VPSModel
 import Vision

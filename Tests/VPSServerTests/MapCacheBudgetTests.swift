@@ -1,6 +1,7 @@
+import Localization
 import Foundation
 import Testing
-import Localization
+import MapModel
 import MapBuilding
 import TestSupport
 import VPSModel

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import Localization
+import MapModel
 import VPSModel
 import VPSClient
 import VPSServer

@@ -1,6 +1,7 @@
+import Localization
 import Foundation
 import Testing
-import Localization
+import MapModel
 import VPSModel
 import VPSClient
 import VPSServer

@@ -1,8 +1,9 @@
+import Localization
 import Foundation
 import Geometry
 import Vision
 import Baselines
-import Localization
+import MapModel
 import MapBuilding
 import VPSModel
 

@@ -1,5 +1,6 @@
-import Foundation
 import Localization
+import Foundation
+import MapModel
 import Support
 import VPSModel
 import VPSServer

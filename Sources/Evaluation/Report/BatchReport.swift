@@ -1,6 +1,6 @@
 import Foundation
 import Geometry
-import Localization
+import MapModel
 import VPSModel
 
 /// Writes the outputs of a batch localization run into a folder:

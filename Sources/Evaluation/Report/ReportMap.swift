@@ -1,5 +1,5 @@
 import Foundation
-import Localization
+import MapModel
 import VPSModel
 
 /// What the report draws of the map: its points (under the trajectory, and to project

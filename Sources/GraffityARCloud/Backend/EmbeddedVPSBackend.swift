@@ -1,6 +1,7 @@
+import Localization
 import Dispatch
 import Foundation
-import Localization
+import MapModel
 import Storage
 import Support
 import VPSModel

@@ -1,6 +1,6 @@
+import Localization
 import Foundation
 import Geometry
-import Localization
 import VPSModel
 import Support
 

@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Vision
+import MapModel
 
 /// How well each map point's position is known: the first-order covariance of its
 /// triangulation from the keyframes that observed it, in map units². Keypoint noise is one

@@ -1,3 +1,4 @@
+import MapModel
 /// When a pose found from global matches counts. Four questions, each with its own
 /// measure, and none a fixed inlier count:
 ///

@@ -1,4 +1,5 @@
 import Vision
+import MapModel
 
 /// Vocabulary node → map points, for global 2D–3D candidate search: a query feature's
 /// candidates are the points under the same vocabulary node (or, probing, under the few

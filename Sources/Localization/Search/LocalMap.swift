@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import MapModel
 
 /// The part of the map a camera near a pose can see, for guided matching (ORB-SLAM's
 /// local map): the points observed by the keyframes that observe the pose's inliers, and

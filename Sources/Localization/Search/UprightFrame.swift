@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import MapModel
 
 /// The rotation from a map's frame to an upright one (+y up), for a map whose up
 /// direction is known. The upright pose solver and the gravity checks assume "world down

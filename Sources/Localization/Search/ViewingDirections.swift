@@ -1,4 +1,5 @@
 import Geometry
+import MapModel
 
 /// For every map point, the unit mean direction it was observed along (from the observing
 /// keyframes' centres towards the point).

@@ -1,5 +1,5 @@
 import Foundation
-import Localization
+import MapModel
 import VPSModel
 
 /// One row of a map table as the loader reads it: every column read through here is

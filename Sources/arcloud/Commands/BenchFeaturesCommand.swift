@@ -1,6 +1,7 @@
 import Foundation
 import Vision
 import Baselines
+import Support
 
 struct BenchFeaturesCommand: Command {
     static let name = "bench features"
@@ -75,8 +76,5 @@ struct BenchFeaturesCommand: Command {
         Set(points.map { min(5, max(0, Int($0.y) / 80)) * 8 + min(7, max(0, Int($0.x) / 80)) }).count
     }
 
-    private static func median(_ v: [Double]) -> Double {
-        let s = v.sorted()
-        return s.isEmpty ? .nan : s[s.count / 2]
-    }
+    private static func median(_ v: [Double]) -> Double { Statistics.median(v) ?? .nan }
 }

@@ -150,10 +150,7 @@ private struct SolverStats {
         rot.append(err.rotationDegrees); trans.append(err.translation)
         if err.rotationDegrees < 1 { ok += 1 }
     }
-    static func median(_ v: [Double]) -> Double {
-        let s = v.sorted()
-        return s.isEmpty ? .nan : (s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2)
-    }
+    static func median(_ v: [Double]) -> Double { Statistics.median(v) ?? .nan }
     var medianMs: Double { Self.median(times) }
     var medianRot: Double { Self.median(rot) }
     var medianTrans: Double { Self.median(trans) }

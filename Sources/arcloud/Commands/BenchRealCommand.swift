@@ -1,7 +1,7 @@
+import Localization
 import Foundation
 import Vision
 import Benchmarks
-import Localization
 import MapBuilding
 
 struct BenchRealCommand: Command {

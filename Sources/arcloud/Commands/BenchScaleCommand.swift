@@ -1,6 +1,6 @@
 import Foundation
 import Benchmarks
-import Localization
+import MapModel
 import SceneSynthesis
 import VPSModel
 import Storage

@@ -1,7 +1,8 @@
+import Localization
 import Support
 import Foundation
 import Evaluation
-import Localization
+import MapModel
 import VPSModel
 import Storage
 

@@ -1,6 +1,6 @@
 import Foundation
 import Formats
-import Localization
+import MapModel
 import MapBuilding
 import Storage
 import VPSModel

@@ -1,5 +1,5 @@
 import Foundation
-import Localization
+import MapModel
 import Storage
 import Support
 

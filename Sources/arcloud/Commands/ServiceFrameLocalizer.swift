@@ -1,8 +1,8 @@
+import Localization
 import Dispatch
 import Foundation
 import Geometry
 import GraffityARCloud
-import Localization
 import Support
 import VPSModel
 import Synchronization

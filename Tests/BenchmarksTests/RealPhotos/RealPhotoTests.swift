@@ -3,7 +3,7 @@ import Testing
 import Foundation
 import Geometry
 import Benchmarks
-import Localization
+import MapModel
 import Support
 import TestSupport
 import VPSModel

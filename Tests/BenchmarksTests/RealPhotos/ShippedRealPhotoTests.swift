@@ -1,7 +1,8 @@
+import Localization
 import Foundation
 import Geometry
 import Benchmarks
-import Localization
+import MapModel
 import Support
 import TestSupport
 import VPSModel

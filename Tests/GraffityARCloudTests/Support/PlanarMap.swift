@@ -2,7 +2,7 @@ import Foundation
 import Geometry
 import GraffityARCloud
 import Baselines
-import Localization
+import MapModel
 import VPSModel
 import Vision
 import Storage

@@ -1,7 +1,7 @@
 import Foundation
 import Geometry
 import GraffityARCloud
-import Localization
+import MapModel
 import VPSModel
 import Storage
 import TestSupport

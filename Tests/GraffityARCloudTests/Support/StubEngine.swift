@@ -1,7 +1,7 @@
+import Localization
 import Foundation
 import Geometry
 import Synchronization
-import Localization
 import VPSModel
 import VPSServer
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Localization
+import MapModel
 
 /// A map records where it came from without the builder's local paths.
 @Suite struct MapSourceTests {

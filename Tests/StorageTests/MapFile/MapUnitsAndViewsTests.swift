@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Localization
+import MapModel
 import Storage
 import TestSupport
 

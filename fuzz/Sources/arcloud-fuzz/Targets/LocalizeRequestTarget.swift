@@ -1,6 +1,7 @@
 import Foundation
 import Formats
 import Localization
+import MapModel
 import Storage
 import VPSModel
 import Vision
