@@ -102,10 +102,14 @@ let package = Package(
         ),
 
         // Helpers several test targets share (fixtures, scratch folders, synthetic maps).
-        .target(name: "TestSupport", dependencies: ["Baselines", "MapBuilding", "Storage", "Localization",
-                                                    "VPSModel", "VPSServer", "VPSClient", "Vision", "Geometry",
-                                                    "Support", "MapModel"],
+        .target(name: "TestSupport", dependencies: ["Baselines", "MapBuilding", "Storage", "VPSModel", "Vision",
+                                                    "Geometry", "Support", "MapModel"],
                 path: "Tests/TestSupport"),
+        // A real server on loopback with a stand-in engine, for the HTTP and SDK-lifecycle tests
+        // (the other test targets do not link the server).
+        .target(name: "ServerTestSupport", dependencies: ["VPSServer", "VPSClient", "Localization", "VPSModel", "Geometry",
+                                                          "Support"],
+                path: "Tests/ServerTestSupport"),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
@@ -128,13 +132,13 @@ let package = Package(
                                                                 "Geometry"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Evaluation", "Localization", "VPSModel",
                                                             "VPSServer", "VPSClient", "TestSupport", "Support",
-                                                            "Geometry", "Vision", "MapModel"]),
+                                                            "Geometry", "Vision", "MapModel", "ServerTestSupport"]),
         .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSClient", "Storage", "Localization",
                                                            "VPSModel", "MapBuilding", "TestSupport", "Support",
-                                                           "Geometry", "MapModel"]),
+                                                           "Geometry", "MapModel", "ServerTestSupport"]),
         .testTarget(name: "GraffityARCloudTests",
-                    dependencies: ["GraffityARCloud", "VPSServer", "Storage", "Localization", "VPSModel",
-                                   "Baselines", "Support", "Geometry", "Vision", "TestSupport", "MapModel"]),
+                    dependencies: ["GraffityARCloud", "VPSServer", "Storage", "VPSModel", "Baselines", "Support",
+                                   "Geometry", "Vision", "TestSupport", "MapModel", "ServerTestSupport"]),
         // The SDK port as an app sees it: only `import GraffityARCloud`, no @testable.
         .testTarget(name: "GraffityARCloudAPITests", dependencies: ["GraffityARCloud"]),
         // Runs the built `arcloud` executable as a user would.

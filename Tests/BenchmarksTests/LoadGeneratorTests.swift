@@ -4,6 +4,7 @@ import Benchmarks
 import VPSClient
 import VPSServer
 import TestSupport
+import ServerTestSupport
 
 @Suite struct LoadGeneratorTests {
     @Test func runsEveryRequestOnceAtEachConcurrency() async throws {

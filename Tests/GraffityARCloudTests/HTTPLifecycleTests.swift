@@ -9,7 +9,7 @@ import VPSServer
 @Suite("HTTP lifecycle")
 struct HTTPLifecycleTests {
     static func configuration(server: URL, token: String, attempts: Int = 5) -> GraffityARCloud.Configuration {
-        .init(mapId: StubEngine.mapId, serverURL: server, accessToken: token, vpsRequestInterval: .seconds(1),
+        .init(mapId: LocalVPSServer.mapId, serverURL: server, accessToken: token, vpsRequestInterval: .seconds(1),
               retryPolicy: RetryPolicy(maxAttempts: attempts, initialBackoff: .milliseconds(50)),
               requestTimeout: .seconds(60), jitterSeed: 1)   // real time: never reached on loopback
     }
@@ -44,7 +44,7 @@ struct HTTPLifecycleTests {
         try await host.loadView()
         try await host.advance(by: .zero)
         #expect(sdk.state == .vps(.localized(sectionId: "main")))
-        #expect(try #require(host.cameraPose).error(to: StubEngine.pose).translation < 1e-9)
+        #expect(try #require(host.cameraPose).error(to: LocalVPSServer.pose).translation < 1e-9)
 
         try tokens.revoke(id: issued.record.id)
         try await host.advance(by: .seconds(2))

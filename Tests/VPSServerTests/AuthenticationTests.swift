@@ -3,6 +3,7 @@ import Testing
 import VPSClient
 import VPSServer
 import TestSupport
+import ServerTestSupport
 
 /// Every token case against a real server: missing, malformed, unknown, expired, revoked
 /// → 401 with `WWW-Authenticate: Bearer`; scoped to other maps → 403.

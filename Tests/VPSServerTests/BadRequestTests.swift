@@ -5,6 +5,7 @@ import VPSModel
 import VPSClient
 import VPSServer
 import TestSupport
+import ServerTestSupport
 
 /// Every refused request gets the right status and a JSON error that says what was wrong,
 /// and the server keeps serving afterwards.

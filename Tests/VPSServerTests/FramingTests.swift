@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VPSServer
 import TestSupport
+import ServerTestSupport
 
 /// Malformed framing and oversized heads over raw sockets, against a real server. What the
 /// server is handed it answers in the JSON envelope; what libmicrohttpd 0.9.75 refuses

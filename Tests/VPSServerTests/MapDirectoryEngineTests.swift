@@ -7,6 +7,7 @@ import VPSClient
 import VPSServer
 import Storage
 import TestSupport
+import ServerTestSupport
 
 /// The production engine over real map files: listing, scenes over HTTP, path safety, the
 /// bounded cache, and how localizer failures reach the client.

@@ -4,6 +4,7 @@ import Testing
 import VPSClient
 import VPSServer
 import TestSupport
+import ServerTestSupport
 
 /// Load, stalled clients, graceful stop, metrics and transport failures, against a real
 /// server on a loopback port.

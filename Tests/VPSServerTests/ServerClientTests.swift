@@ -4,6 +4,7 @@ import Testing
 import VPSClient
 import VPSServer
 import TestSupport
+import ServerTestSupport
 
 @Suite struct ServerClientTests {
     @Test func healthAnswersWithoutToken() async throws {

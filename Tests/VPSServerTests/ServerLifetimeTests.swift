@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VPSServer
 import TestSupport
+import ServerTestSupport
 
 /// A stopped server lets go of what it held: its engine (and so the maps it loaded) and the
 /// requests it answered. The worker pool used to keep a taken job in its queue until the

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import VPSServer
 import TestSupport
+import ServerTestSupport
 
 /// Slow-client defence against a real server on loopback: the per-address connection cap,
 /// the request-head deadline and the minimum body rate, none of which trickling extends.

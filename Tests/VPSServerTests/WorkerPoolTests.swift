@@ -4,6 +4,7 @@ import Testing
 import VPSClient
 import VPSServer
 import TestSupport
+import ServerTestSupport
 
 /// Localizations on the worker pool, against a real server on loopback: cheap requests are
 /// not held back by busy workers, a full queue answers 503 at once, the time budget answers

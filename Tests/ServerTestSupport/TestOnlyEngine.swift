@@ -5,9 +5,10 @@ import Synchronization
 import VPSModel
 import VPSServer
 
-/// A stand-in `LocalizationEngine` for HTTP-layer tests ONLY (auth, limits, errors,
-/// concurrency). It does no localization: it answers `localized` with the request's prior
-/// (or identity) and counts calls. The product never uses it.
+/// A stand-in `LocalizationEngine` for HTTP-layer and SDK-lifecycle tests ONLY (auth,
+/// limits, errors, concurrency, a real server behind the SDK). It does no localization: it
+/// answers `localized` with its fixed pose when given one, else the request's prior (or
+/// identity), and counts calls. The product never uses it.
 package final class TestOnlyEngine: LocalizationEngine {
     package static let mapIds = ["gallery", "lobby"]
     package let calls = Atomic<Int>(0)
@@ -20,10 +21,17 @@ package final class TestOnlyEngine: LocalizationEngine {
     /// False: a gated `localize` ignores cancellation, like a stage that is not interrupted.
     package let honoursCancellation: Bool
 
-    package init(gate: DispatchSemaphore? = nil, honoursCancellation: Bool = true) {
+    /// The pose every answer gives, when set.
+    package let pose: Pose?
+
+    package init(gate: DispatchSemaphore? = nil, honoursCancellation: Bool = true, answering pose: Pose? = nil) {
         self.gate = gate
         self.honoursCancellation = honoursCancellation
+        self.pose = pose
     }
+
+    /// `localize` calls so far.
+    package var localizeCalls: Int { calls.load(ordering: .relaxed) }
 
     package func maps() throws(LocalizationEngineError) -> [MapSummary] {
         Self.mapIds.map { MapSummary(id: $0, name: $0.capitalized, keyframes: 10, points: 1000, sections: ["main"]) }
@@ -46,7 +54,7 @@ package final class TestOnlyEngine: LocalizationEngine {
             }
         }
         guard Self.mapIds.contains(request.mapId) else { throw .unknownMap(request.mapId) }
-        return LocalizeResponse(status: .localized, mapId: request.mapId, pose: request.prior ?? .identity,
+        return LocalizeResponse(status: .localized, mapId: request.mapId, pose: pose ?? request.prior ?? .identity,
                                 sectionId: "main", inliers: image.count % 1000, reprojectionError: 0.5,
                                 timings: ["total": 0.1])
     }
