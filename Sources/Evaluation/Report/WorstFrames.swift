@@ -10,7 +10,10 @@ import VPSModel
 /// the true pose projects the matched map point: short everywhere for a right pose, long
 /// and all one way for a wrong one. The image is embedded as a downscaled gray JPEG (a
 /// data URI), so the report stays one file.
-struct WorstFrames {
+public struct WorstFrames {
+    /// Frames shown, at most, and failed frames among them.
+    public static let shown = 6, maxFailedShown = 3
+
     var outcomes: [FrameOutcome]
     var thresholds: ReportThresholds
     var map: ReportMap
@@ -23,7 +26,7 @@ struct WorstFrames {
     /// largest error relative to the primary threshold (without ground truth: the fewest
     /// inliers), `count` in all.
     static func select(_ outcomes: [FrameOutcome], thresholds: ReportThresholds,
-                       count: Int = 6, maxFailed: Int = 3) -> [FrameOutcome] {
+                       count: Int = shown, maxFailed: Int = maxFailedShown) -> [FrameOutcome] {
         let failed = Array(outcomes.filter { !$0.result.isLocalized }.prefix(maxFailed))
         let primary = thresholds.levels.first ?? (translation: 1, degrees: 1)
         func badness(_ o: FrameOutcome) -> Double {

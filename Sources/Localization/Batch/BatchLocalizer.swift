@@ -38,14 +38,16 @@ public struct BatchLocalizer: Sendable {
     }
 
     /// Localizes `session` (stored in `directory`). `progress` is called after each frame
-    /// with the number done, from worker threads. Returns outcomes in frame order and the
-    /// wall-clock seconds the run took.
-    public func run(_ session: RecordedSession, in directory: URL,
+    /// with the number done, from worker threads. Each frame keeps its inlier matches
+    /// unless `retention` lets them go. Returns outcomes in frame order and the wall-clock
+    /// seconds the run took.
+    public func run(_ session: RecordedSession, in directory: URL, retention: (any InlierMatchRetention)? = nil,
                     progress: (@Sendable (Int) -> Void)? = nil) throws -> (outcomes: [FrameOutcome], wallSeconds: Double) {
         let frames = session.frames
         let workerCount = min(workers, max(frames.count, 1))
         let pool = try (0..<workerCount).map(makeWorker)
         let results = Locked([FrameOutcome?](repeating: nil, count: frames.count))
+        let kept = Locked(retention)
         let done = Atomic<Int>(0)
         let start = DispatchTime.now().uptimeNanoseconds
         let camera = session.camera
@@ -63,6 +65,10 @@ public struct BatchLocalizer: Sendable {
             }
             let outcome = FrameOutcome(frameId: frame.id, image: frame.image, timestamp: frame.timestamp, result: result, groundTruth: frame.pose)
             results.withLock { $0[i] = outcome }
+            let released = kept.withLock { r in r?.offer(outcome, at: i) ?? [] }
+            if !released.isEmpty {
+                results.withLock { all in for j in released { all[j]?.result.inlierMatches = [] } }
+            }
             progress?(done.add(1, ordering: .relaxed).newValue)
             return outcome
         }

@@ -133,14 +133,17 @@ struct LocalizeCommand: Command {
         let progress = ProgressReporter(label: "localize \(session.name)", total: session.frames.count)
         let sessionFolder = sessionURL.hasDirectoryPath || sessionURL.pathExtension != "json"
             ? sessionURL : sessionURL.deletingLastPathComponent()
-        let (outcomes, seconds) = try batch.run(session, in: sessionFolder) { progress.update($0) }
         // Thresholds in metres on a metric map; on a map in unknown units, shares of the scale
         // of the scene the session saw (its ground-truth cameras; the map's own scale when
         // they cannot give one). Over --server the map's units are not known here: metres.
         let units = localMap?.metadata.units ?? .metres
         let sceneScale = SceneScale.of(session.frames.compactMap(\.pose)) ?? localMap.map { MapScale(map: $0).length } ?? 1
-        let summary = AccuracySummary(outcomes: outcomes, wallSeconds: seconds,
-                                      thresholds: ErrorThreshold.forMap(units: units, sceneScale: sceneScale))
+        let thresholds = ErrorThreshold.forMap(units: units, sceneScale: sceneScale)
+        // Inlier matches only for the frames the report can draw: memory stays flat in the
+        // number of frames.
+        let retention = thresholds.first.map { WorstFrameRetention(primary: $0) }
+        let (outcomes, seconds) = try batch.run(session, in: sessionFolder, retention: retention) { progress.update($0) }
+        let summary = AccuracySummary(outcomes: outcomes, wallSeconds: seconds, thresholds: thresholds)
         let report = localMap.map {
             BatchReport(session: session, in: sessionFolder, map: $0, mode: mode.rawValue, outcomes: outcomes, summary: summary)
         } ?? BatchReport(session: session, in: sessionFolder, mapName: mapName, mode: mode.rawValue,
