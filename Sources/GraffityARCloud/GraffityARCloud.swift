@@ -42,9 +42,9 @@ public final class GraffityARCloud {
     /// The configuration this session was made with; never replaced.
     public let configuration: Configuration
     /// The current snapshot.
-    public private(set) var state: State = .initial
+    public var state: State { rules.state }
     /// True after `shutdown()` (or after a rejected token shut the session down).
-    public private(set) var isShutDown = false
+    public var isShutDown: Bool { rules.isShutDown }
 
     /// Receives state changes and events. Held weakly; nil after `shutdown()`, and
     /// assignments after `shutdown()` are ignored.
@@ -63,6 +63,10 @@ public final class GraffityARCloud {
     /// The host most recently made; `reset()` routes here. Weak: the app owns its host,
     /// as a view hierarchy owns a view controller.
     private weak var currentHost: ARSessionHost?
+    /// The session's rules (`SessionRules`): what each event publishes, delivers, stops.
+    private var rules = SessionRules()
+    /// The number the next host gets in `rules`.
+    private var nextHostID = 0
     private let states = Broadcast<State>()
     private let events = Broadcast<ARCloudEvent>()
 
@@ -207,11 +211,11 @@ public final class GraffityARCloud {
         if let problem = session.contentProblems.first {
             throw ARCloudError.invalidUsage("the recorded session's \(problem.location) is invalid: \(problem.message)")
         }
-        if let previous = currentHost, !previous.isRemoved {
-            previous.stop()
-            update { $0.isSceneReady = false; $0.vpsState = .notStarted; $0.navigation = nil }
-        }
+        let id = nextHostID
+        nextHostID += 1
+        apply(.hostMade(id))  // stops the previous host, which is still `currentHost` here
         let host = make(clock)
+        host.hostID = id
         currentHost = host
         return host
     }
@@ -222,8 +226,11 @@ public final class GraffityARCloud {
     /// (as on the phone SDK, `await sdk.reset()` does not throw; a shut-down session says so
     /// in `state.isShutDown`). It never replaces the SDK or its configuration.
     public func reset() async {
-        guard !isShutDown, let host = currentHost else { return }
-        await host.resetLocalization()
+        for action in rules.handle(.resetRequested) {
+            if case .resetHost(let id) = action, let host = currentHost, host.hostID == id {
+                await host.resetLocalization()
+            }
+        }
     }
 
     /// Ends the session for good: stops the host (cancelling any request in flight),
@@ -233,7 +240,7 @@ public final class GraffityARCloud {
     /// `isShutDown` snapshot or cancel your tasks. Idempotent; later calls that would
     /// change the session throw `ARCloudError.sessionShutDown` and change nothing.
     public func shutdown() async {
-        shutdownNow()
+        apply(.shutdownRequested)
     }
 
     // MARK: Navigation
@@ -261,22 +268,33 @@ public final class GraffityARCloud {
         try host.stopNavigation()
     }
 
-    // MARK: Internal: publishing for the host
+    // MARK: Internal: the rules' actions
 
-    /// Applies `mutate` to the state and publishes the result if it differs.
-    func update(_ mutate: (inout State) -> Void) {
-        guard !isShutDown else { return }
-        var next = state
-        mutate(&next)
-        guard next != state else { return }
-        state = next
-        storedDelegate?.graffityARCloud(self, didChangeState: next)
-        states.send(next)
+    /// Hands `event` to the rules and carries out what they return.
+    func apply(_ event: SessionRules.Event) {
+        for action in rules.handle(event) {
+            switch action {
+            case .publish(let snapshot):
+                storedDelegate?.graffityARCloud(self, didChangeState: snapshot)
+                states.send(snapshot)
+            case .deliver(let event):
+                deliver(event)
+            case .stopHost(let id):
+                if let host = currentHost, host.hostID == id { host.stop() }
+            case .resetHost:
+                break  // `reset()` awaits it itself
+            case .endObservation:
+                currentHost = nil
+                storedDelegate = nil
+                // State bridging ends here: closures are released, streams stay open.
+                states.removeAllHandlers()
+                events.removeAllHandlers()
+            }
+        }
     }
 
     /// Delivers a discrete event to the delegate and the event streams.
-    func emit(_ event: ARCloudEvent) {
-        guard !isShutDown else { return }
+    private func deliver(_ event: ARCloudEvent) {
         if let delegate = storedDelegate {
             switch event {
             case .localization(let e): delegate.graffityARCloud(self, didUpdateLocalization: e)
@@ -287,31 +305,5 @@ public final class GraffityARCloud {
             }
         }
         events.send(event)
-    }
-
-    /// HTTP 401: report it, then shut down.
-    func rejectAccessToken() {
-        update { $0.lastError = .invalidAccessToken; $0.vpsState = .failed(.invalidAccessToken) }
-        shutdownNow()
-    }
-
-    /// The host's view was removed: nothing is hosted any more.
-    func hostDidUnload(_ host: ARSessionHost) {
-        guard host === currentHost else { return }
-        update { $0.isSceneReady = false; $0.vpsState = .notStarted; $0.navigation = nil }
-    }
-
-    private func shutdownNow() {
-        guard !isShutDown else { return }
-        currentHost?.stop()
-        currentHost = nil
-        // The final snapshot goes to every observer, the delegate included, so that all of
-        // them end on the same state.
-        update { $0 = State(lastError: $0.lastError, isShutDown: true) }
-        isShutDown = true
-        storedDelegate = nil
-        // State bridging ends here: closures are released, streams stay open.
-        states.removeAllHandlers()
-        events.removeAllHandlers()
     }
 }

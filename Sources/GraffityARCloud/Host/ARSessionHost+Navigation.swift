@@ -29,7 +29,7 @@ extension ARSessionHost {
             return failNavigation(destination, RoutePlanningError.unknownNode(destination).description)
         }
         activeNavigation = ActiveNavigation(destination: destination, follower: nil, lastFixTime: replayTime)
-        sdk.update { $0.navigation = NavigationState(destination: destination) }
+        sdk.apply(.navigationChanged(NavigationState(destination: destination)))
         updateNavigation()
     }
 
@@ -59,12 +59,12 @@ extension ARSessionHost {
             }
             nav.follower = RouteFollower(route: route, options: sdk.configuration.navigation.followerOptions)
             activeNavigation = nav
-            sdk.emit(.navigation(.started(destination: nav.destination, route: route.nodeIds)))
+            sdk.apply(.happened(.navigation(.started(destination: nav.destination, route: route.nodeIds))))
         }
         guard let progress = activeNavigation?.follower?.update(cameraPose: pose) else { return }
-        for node in progress.passed { sdk.emit(.navigation(.waypointReached(nodeId: node))) }
-        sdk.update { $0.navigation = NavigationState(progress, destination: nav.destination) }
-        if progress.hasArrived { sdk.emit(.navigation(.arrived(destination: nav.destination))) }
+        for node in progress.passed { sdk.apply(.happened(.navigation(.waypointReached(nodeId: node)))) }
+        sdk.apply(.navigationChanged(NavigationState(progress, destination: nav.destination)))
+        if progress.hasArrived { sdk.apply(.happened(.navigation(.arrived(destination: nav.destination)))) }
     }
 
     /// A VPS fix was accepted: guidance is fresh again, and moves to the corrected pose.
@@ -80,16 +80,16 @@ extension ARSessionHost {
 
     private func failNavigation(_ destination: String, _ reason: String) {
         activeNavigation = nil
-        sdk.update { $0.navigation = nil }
-        sdk.emit(.navigation(.failed(destination: destination, reason: reason)))
+        sdk.apply(.navigationChanged(nil))
+        sdk.apply(.happened(.navigation(.failed(destination: destination, reason: reason))))
     }
 
     /// Stops guidance in progress, if any, with a `.stopped` event.
     private func stopActiveNavigation() {
         guard let nav = activeNavigation else { return }
         activeNavigation = nil
-        sdk.update { $0.navigation = nil }
-        sdk.emit(.navigation(.stopped(destination: nav.destination)))
+        sdk.apply(.navigationChanged(nil))
+        sdk.apply(.happened(.navigation(.stopped(destination: nav.destination))))
     }
 }
 

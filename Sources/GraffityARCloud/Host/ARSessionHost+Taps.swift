@@ -14,15 +14,15 @@ extension ARSessionHost {
         try checkUsable()
         guard isViewLoaded else { throw ARCloudError.hostNotLoaded }
         let event = hitTest(pixel)
-        sdk.emit(.tap(event))
+        sdk.apply(.happened(.tap(event)))
         guard let id = event.objectId, let object = scene?.objects.first(where: { $0.id == id }) else { return event }
         switch object.kind {
         case .collectible:
             collectedObjectIds.append(id)
             scene?.objects.removeAll { $0.id == id }
-            sdk.emit(.collection(CollectionEvent(objectId: id, payload: object.payload)))
+            sdk.apply(.happened(.collection(CollectionEvent(objectId: id, payload: object.payload))))
         case .link:
-            sdk.emit(.link(LinkEvent(objectId: id, url: object.payload["url"] ?? "")))
+            sdk.apply(.happened(.link(LinkEvent(objectId: id, url: object.payload["url"] ?? ""))))
         case .graffiti:
             break
         }

@@ -67,6 +67,8 @@ public class ARSessionHost {
     private let frames: [RecordedSession.Frame]
     private var nextFrameIndex = 0
     /// The last fix carried forward by odometry (`VPS.OdometryTracker`).
+    /// This host's number in the SDK's rules (`SessionRules.HostID`), set when it is made.
+    var hostID: SessionRules.HostID = -1
     private var tracker = OdometryTracker()
     /// The last fix itself: the pose of frames without odometry (nothing better is known).
     private var lastFix: Pose?
@@ -129,7 +131,7 @@ public class ARSessionHost {
     public func removeFromParent() {
         guard !isRemoved else { return }
         stop()
-        sdk.hostDidUnload(self)
+        sdk.apply(.hostRemoved(hostID))
     }
 
     // MARK: Driving the replay
@@ -192,11 +194,7 @@ public class ARSessionHost {
         lastRequestTime = nil
         navigationDidLoseFix()
         let sceneReady = scene != nil
-        sdk.update { state in
-            state.lastError = nil
-            if sceneReady { state.vpsState = .localizing }
-        }
-        sdk.emit(.localization(.reset))
+        sdk.apply(.localizationReset(sceneReady: sceneReady))
         if !sceneReady, sceneLoad == nil { await loadScene() }
         guard isRunning else { return }
         resumeReplay()
@@ -305,19 +303,17 @@ public class ARSessionHost {
             lastFix = fix.pose
             latestFix = fix
             cameraPose = trackedPose(odometry: currentFrame?.odometry)
-            sdk.update { $0.vpsState = .localized(sectionId: fix.sectionId) }
-            sdk.emit(.localization(.localized(frameId: frame.id, sectionId: fix.sectionId,
-                                              pose: fix.pose, inliers: fix.inliers)))
+            sdk.apply(.localized(frameId: frame.id, sectionId: fix.sectionId, pose: fix.pose, inliers: fix.inliers))
             navigationDidGetFix()
         case .success(.notLocalized(let reason)):
-            sdk.emit(.localization(.notLocalized(frameId: frame.id, reason: reason)))
+            sdk.apply(.notLocalized(frameId: frame.id, reason: reason))
         case .failure(let error):
             backendDidFail(error)
         }
     }
 
     private func loadScene() async {
-        sdk.update { $0.isSceneReady = false; $0.vpsState = .initializing }
+        sdk.apply(.sceneLoading)
         let backend = self.backend
         let mapId = sdk.configuration.mapId
         let load = PendingOperation({ try await backend.scene(mapId: mapId) },
@@ -332,7 +328,7 @@ public class ARSessionHost {
         switch outcome {
         case .success(let content):
             scene = content
-            sdk.update { $0.isSceneReady = true; $0.vpsState = .localizing }
+            sdk.apply(.sceneLoaded)
         case .failure(let error):
             backendDidFail(error)
         }
@@ -351,17 +347,7 @@ public class ARSessionHost {
         case let e as VPSBackendError: failure = ARCloudError(backendError: e)
         default: failure = .backendUnavailable(String(describing: error))
         }
-        switch failure {
-        case .invalidAccessToken:
-            sdk.emit(.localization(.failed(failure)))
-            sdk.rejectAccessToken()
-        case .frameUnavailable, .requestRejected:
-            sdk.update { $0.lastError = failure }
-            sdk.emit(.localization(.failed(failure)))
-        default:
-            sdk.update { $0.lastError = failure; $0.vpsState = .failed(failure) }
-            sdk.emit(.localization(.failed(failure)))
-        }
+        sdk.apply(.backendFailed(failure))
     }
 
     // MARK: Replay control
