@@ -45,6 +45,9 @@ class Table:
     # Per column: "text" (must match), "pp" (±2 points), "ratio" (±15 %), "ms" (±50 %),
     # "rel" (±10 %: medians of errors).
     kinds: List[str]
+    # A table of one figure per row ("what | figure | reproduce with"): the figure column's
+    # kind, row by row; the other columns are text.
+    row_kinds: Optional[List[str]] = None
 
     def markdown(self) -> str:
         lines = ["| " + " | ".join(self.header) + " |", "| " + " | ".join("---" for _ in self.header) + " |"]
@@ -84,6 +87,11 @@ def localize_summary(session: str, *flags: str) -> dict:
     return memo("localize " + session + " " + " ".join(flags), go)
 
 
+def recall_at_5cm(summary: dict) -> float:
+    """The share of a localize summary's frames within (5 cm, 2°)."""
+    return next((r["fraction"] for r in summary["recall"] if r["threshold"]["translation"] == 0.05), 0)
+
+
 def pct(x: float) -> str:
     return f"{100 * x:.1f} %".replace(".0 %", " %")
 
@@ -94,7 +102,7 @@ def sessions() -> Table:
                                  ("gallery-query-hard", "single-shot", []), ("gallery-query-hard", "tracking", ["--mode", "tracking"]),
                                  ("gallery-query-hard", "single-shot, `--no-gravity`", ["--no-gravity"])]:
         s = localize_summary(session, *flags)
-        recall = next(r["fraction"] for r in s["recall"] if r["threshold"]["translation"] == 0.05)
+        recall = recall_at_5cm(s)
         c = s["calibration"]
         rows.append([f"`{session}`", mode, pct(s["successRate"]), pct(recall),
                      f"{c['withinClaim']} of {c['accepted']}",
@@ -197,11 +205,10 @@ def overview() -> Table:
     walk = localize_summary("gallery-query-walk")
     hard = localize_summary("gallery-query-hard")
     other = localize_summary("other-scene-query")
-    within = lambda s: next(r["fraction"] for r in s["recall"] if r["threshold"]["translation"] == 0.05)
     bw, bh = bench_localize("gallery-query-walk"), bench_localize("gallery-query-hard")
     rows = [
-        ["walk, single-shot, within (5 cm, 2°)", pct(within(walk)), "`arcloud localize --map Maps/gallery.vpsmap Datasets/gallery-query-walk`"],
-        ["blurred and dimmed, single-shot, within (5 cm, 2°)", pct(within(hard)), "`arcloud localize --map Maps/gallery.vpsmap Datasets/gallery-query-hard`"],
+        ["walk, single-shot, within (5 cm, 2°)", pct(recall_at_5cm(walk)), "`arcloud localize --map Maps/gallery.vpsmap Datasets/gallery-query-walk`"],
+        ["blurred and dimmed, single-shot, within (5 cm, 2°)", pct(recall_at_5cm(hard)), "`arcloud localize --map Maps/gallery.vpsmap Datasets/gallery-query-hard`"],
         ["accepted frames within their claimed 95 % accuracy (walk, blurred)",
          f"{pct(walk['calibration']['withinClaim'] / walk['calibration']['accepted'])}, "
          f"{pct(hard['calibration']['withinClaim'] / hard['calibration']['accepted'])}", "the same two commands (their summary)"],
@@ -223,11 +230,8 @@ def overview() -> Table:
                      f"{t['placed']}/{t['n']}, {t['wrong']} wrong, {t['claim']}/{t['accepted']}", "`arcloud bench real`"])
     except Skip:
         pass
-    table = Table(["what", "figure", "reproduce with"], [], ["text", "text", "text"])
-    table.rows = rows
-    table.kinds = ["text", "text", "text"]
-    table.row_kinds = kinds + ["text"] * (len(rows) - len(kinds))  # type: ignore[attr-defined]
-    return table
+    return Table(["what", "figure", "reproduce with"], rows, ["text", "text", "text"],
+                 row_kinds=kinds + ["text"] * (len(rows) - len(kinds)))
 
 
 def median(xs: List[float]) -> Optional[float]:
@@ -258,8 +262,7 @@ def calibration() -> Table:
         rows.append(["the harder splits (`scripts/make-hard-splits.sh`)"] + real_calibration(hard))
         for session in ("gallery-query-walk", "gallery-query-hard"):
             ss, tr = localize_summary(session), localize_summary(session, "--mode", "tracking")
-            placed = lambda s: round(next(r["fraction"] for r in s["recall"]
-                                          if r["threshold"]["translation"] == 0.05) * s["frames"])
+            placed = lambda s: round(recall_at_5cm(s) * s["frames"])
             rows.append([f"`{session}`, single-shot / tracking",
                          f"{ss['calibration']['accepted']} / {tr['calibration']['accepted']}",
                          f"{placed(ss)} / {placed(tr)} (5 cm, 2°)",
@@ -271,9 +274,8 @@ def calibration() -> Table:
         run([ARCLOUD, "localize", "--map", street, "Datasets/street-query-walk", "--out", out])
         with open(os.path.join(out, "summary.json")) as f:
             st = json.load(f)
-        within2 = next((r["fraction"] for r in st["recall"] if r["threshold"]["translation"] == 0.05), 0)
         rows.append(["`street-query-walk` (its own map, built from `street-mapping`)", str(st["calibration"]["accepted"]),
-                     f"{round(within2 * st['frames'])} (5 cm, 2°)", str(st["calibration"]["withinClaim"]),
+                     f"{round(recall_at_5cm(st) * st['frames'])} (5 cm, 2°)", str(st["calibration"]["withinClaim"]),
                      f"{st['calibration']['medianPositionRatio']:.2f}"])
     return Table(["set", "accepted", "placed of accepted", "within claim", "median error / claim (position)"], rows,
                  ["text", "text", "text", "text", "rel"])
@@ -329,9 +331,8 @@ def differences(old: str, new: Table, kinds_for_row) -> List[str]:
 
 
 def kinds_of(table: Table):
-    per_row = getattr(table, "row_kinds", None)
-    if per_row is not None:  # a table of one figure per row: the figure column's kind varies
-        return lambda r, c: per_row[r] if c == 1 else "text"
+    if table.row_kinds is not None:
+        return lambda r, c: table.row_kinds[r] if c == 1 else "text"
     return lambda r, c: table.kinds[c]
 
 

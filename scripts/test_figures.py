@@ -45,8 +45,7 @@ class ToleranceTests(unittest.TestCase):
 
     def test_the_overview_checks_its_figure_column_by_row(self):
         t = figures.Table(["what", "figure", "reproduce with"], [["a", "1.57×", "x"], ["b", "0 of 20", "y"]],
-                          ["text", "text", "text"])
-        t.row_kinds = ["ratio", "text"]
+                          ["text", "text", "text"], row_kinds=["ratio", "text"])
         moved = figures.Table(t.header, [["a", "1.90×", "x"], ["b", "1 of 20", "y"]], t.kinds)
         self.assertEqual(len(figures.differences(moved.markdown(), t, figures.kinds_of(t))), 2)
 

@@ -184,7 +184,13 @@ public final class GraffityARCloud {
     /// - Throws: as `makeViewController(session:images:)`, and `.invalidUsage` for a
     ///   configuration that states the deprecated `clock: .realtime`.
     public func makeVirtualReplay(session: RecordedSession, images: any FrameImageSource) throws -> VirtualReplayHost {
-        try install(session, clock: .virtual) { VirtualReplayHost(sdk: self, session: session, images: images, clock: $0) }
+        // A configuration stating the real-time clock would have it believe it got a
+        // real-time host (0.1 had no stepped factory to call instead).
+        if configuration.statedClock == .realtime {
+            throw ARCloudError.invalidUsage("the configuration states clock .realtime, which no longer chooses the clock: "
+                + "use makeViewController(session:images:) for a real-time host, or drop 'clock:' to step this one")
+        }
+        return try install(session, clock: .virtual) { VirtualReplayHost(sdk: self, session: session, images: images, clock: $0) }
     }
 
     /// Makes a virtual-clock session host for a recorded session stored in `directory`.
@@ -192,19 +198,10 @@ public final class GraffityARCloud {
         try makeVirtualReplay(session: session, images: DirectoryFrameImages(directory: directory))
     }
 
-    /// Checks that a host for `session` on `clock` may start (a configuration that states
-    /// the other clock is refused: the deprecated `clock:` would have it believe it got the
-    /// other kind of host), stops the previous one, and makes the new host current.
+    /// Checks that a host for `session` may start, stops the previous one, and makes the new
+    /// host (on `clock`) current.
     private func install<Host: ARSessionHost>(_ session: RecordedSession, clock: ReplayClock,
                                               _ make: (ReplayClock) -> Host) throws -> Host {
-        if let stated = configuration.statedClock, stated != clock {
-            let advice = switch clock {
-            case .realtime: "make a host you step with makeVirtualReplay(session:images:), or drop 'clock:' for a real-time one"
-            case .virtual: "use makeViewController(session:images:) for a real-time host, or drop 'clock:' to step this one"
-            }
-            throw ARCloudError.invalidUsage("the configuration states clock .\(stated.rawValue), which no longer chooses "
-                + "the clock: " + advice)
-        }
         guard !isShutDown else { throw ARCloudError.sessionShutDown }
         if let setupProblem { throw ARCloudError.invalidUsage(setupProblem) }
         // What every reader of a session refuses (camera, no frames, times, script length).

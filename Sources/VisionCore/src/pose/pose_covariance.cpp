@@ -79,10 +79,15 @@ int accumulate(const PoseProblem &p, const CameraPose &pose, Mat6 *H, Vec6 *b, d
 
 // Inverse of a symmetric positive definite H, equilibrated first: rotation and translation
 // columns differ by the scene's depth, which can be 1e-3 or 1e3 in arbitrary map units.
+// D H D with D = diag(H)^(-1/2), unit diagonal; *d receives D's diagonal.
+Mat6 equilibrated(const Mat6 &H, Vec6 *d) {
+    *d = H.diagonal().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
+    return d->asDiagonal() * H * d->asDiagonal();
+}
+
 bool invert(const Mat6 &H, Mat6 *out) {
-    const Vec6 d = H.diagonal().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
-    const Mat6 Hn = d.asDiagonal() * H * d.asDiagonal();
-    Eigen::SelfAdjointEigenSolver<Mat6> eig(Hn);
+    Vec6 d;
+    Eigen::SelfAdjointEigenSolver<Mat6> eig(equilibrated(H, &d));
     if (eig.info() != Eigen::Success) return false;
     const double lmax = eig.eigenvalues().maxCoeff(), lmin = eig.eigenvalues().minCoeff();
     if (!(lmin > 1e-12 * lmax)) return false;
@@ -95,9 +100,8 @@ bool invert(const Mat6 &H, Mat6 *out) {
 // false when H is (nearly) singular. A factorisation, not an eigen-decomposition: the
 // jackknife solves one system per region.
 bool solve_spd(const Mat6 &H, const Vec6 &rhs, Vec6 *x) {
-    const Vec6 d = H.diagonal().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
-    const Mat6 Hn = d.asDiagonal() * H * d.asDiagonal();
-    const Eigen::LDLT<Mat6> ldlt(Hn);
+    Vec6 d;
+    const Eigen::LDLT<Mat6> ldlt(equilibrated(H, &d));
     if (ldlt.info() != Eigen::Success) return false;
     const Vec6 D = ldlt.vectorD();
     if (!(D.minCoeff() > 1e-12 * D.maxCoeff())) return false;
