@@ -15,6 +15,7 @@ let allCommands: [any Command.Type] = [
     DatasetExportTUMCommand.self,
     MapBuildCommand.self,
     MapInspectCommand.self,
+    MapMergeCommand.self,
     MapSceneExportCommand.self,
     MapSceneImportCommand.self,
     ServeCommand.self,
