@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(name: "BaselinesTests", dependencies: ["Baselines", "Vision", "TestSupport", "Geometry"]),
         .testTarget(name: "VPSModelTests", dependencies: ["VPSModel", "Formats", "Vision", "Baselines", "TestSupport",
                                                           "Support", "Geometry"]),
-        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "Storage", "Evaluation", "VPSModel",
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "MapBuilding", "Storage", "Evaluation", "VPSModel",
                                                               "Vision", "TestSupport", "Support", "Geometry",
                                                               "MapModel"]),
         .testTarget(name: "MapBuildingTests", dependencies: ["MapBuilding", "Formats", "Storage", "VPSModel",

@@ -63,7 +63,8 @@ public final class Localizer: Sendable {
                   index: CandidateIndex(map: map, vocabulary: vocabulary, depth: depth),
                   viewing: ViewingDirections(map: map),
                   pointUncertainty: PointUncertainty(map: map, scaleFactor: Double(options.orb.scaleFactor)),
-                  localMap: LocalMap(map: map, nearbyRadius: scale(options.nearbyKeyframeRadius)),
+                  localMap: LocalMap(map: map, nearbyRadius: scale(options.nearbyKeyframeRadius),
+                                    minPartKeyframes: options.places.minPartKeyframes),
                   scale: scale, extractor: try ORBExtractor(options: options.queryORB(mapPoints: map.points.count)))
     }
 
@@ -138,8 +139,10 @@ public final class Localizer: Sendable {
         guard sharpened != nil, !first.isLocalized else { return first }
         // The smear removed is an estimate, and a wrong one can hide corners the frame had: a
         // deconvolved frame that gives no accepted pose gets its turn as it was captured.
+        // Its parts and places were searched with the sharper frame: this look is the
+        // whole-map search alone.
         let second = try localize(features: image, intrinsics: intrinsics, prior: prior, gravity: gravity,
-                                  cancellation: cancellation, timings: StageTimings())
+                                  cancellation: cancellation, timings: StageTimings(), searchPlaces: false)
         var result = second.isLocalized ? second : first
         result.timings = first.timings + second.timings
         return result
@@ -149,7 +152,7 @@ public final class Localizer: Sendable {
     /// stage times added to `timings`.
     private func localize(features image: GrayImage, intrinsics: CameraIntrinsics, prior: Pose?,
                           gravity: SIMD3<Double>?, cancellation: LocalizationCancellation,
-                          timings: StageTimings) throws -> LocalizationResult {
+                          timings: StageTimings, searchPlaces: Bool = true) throws -> LocalizationResult {
         var timings = timings
         var watch = Stopwatch()
         let features: FeatureSet
@@ -195,9 +198,12 @@ public final class Localizer: Sendable {
         // Each global pose with a few inliers is grown at once and judged; the multi-probe
         // search, costlier, runs only while none is accepted (`GlobalSearchStateMachine`).
         let gate = query.gravity == nil ? options.seedInliers : options.seedInliersWithGravity
-        let placeSearch = index.depth > 0 && options.places.applies(toKeyframes: map.keyframes.count)
+        let placeSearch = searchPlaces && index.depth > 0
+            && options.places.applies(toKeyframes: map.keyframes.count, parts: localMap.parts.count)
         var machine = GlobalSearchStateMachine<Attempt, Verdict>(
-            probes: fallbackProbes, placeSearch: placeSearch, maxPlaces: options.places.maxPlaces, seedInliers: gate)
+            probes: fallbackProbes, placeSearch: placeSearch,
+            maxPlaces: options.places.maxPlaces, maxParts: min(localMap.parts.count, options.places.maxParts),
+            seedInliers: gate)
         if index.depth > 0 {
             var watch = Stopwatch()
             query.nodes = query.features.descriptors.withUnsafeBytes { vocabulary.nodes(for: $0, atDepth: index.depth) }
@@ -209,6 +215,13 @@ public final class Localizer: Sendable {
             switch action {
             case .search(let search):
                 try cancellation.check()
+                if query.probeBuckets == nil, let p = search.probes {
+                    var watch = Stopwatch()
+                    query.probeBuckets = index.buckets(forProbes: query.features.descriptors.withUnsafeBytes {
+                        vocabulary.probes($0, nodeDepth: index.depth, maxProbes: p.maxProbes, slackBits: p.slackBits)
+                    })
+                    timings.retrieve += watch.lap()
+                }
                 let a = try globalAttempt(query, search: search, keepNearest: placeSearch, timings: &timings)
                 voters += a.nearest
                 action = machine.searched(a, inliers: a.inliers)
@@ -216,7 +229,7 @@ public final class Localizer: Sendable {
                 var watch = Stopwatch()
                 let found = places(voters: voters)
                 timings.retrieve += watch.lap()
-                action = machine.placesFound(found)
+                action = machine.placesFound(found.places, parts: found.parts)
             case .growAndJudge(let seed):
                 let grown = try grow(seed, query, timings: &timings)
                 var watch = Stopwatch()
@@ -257,11 +270,16 @@ public final class Localizer: Sendable {
     /// 1 M-point building, of the 23 frames of its walk and blurred sessions that reached the
     /// place search, the right place was among the first three for 11 by place votes, for 6
     /// by each keyframe's own votes.) A seed already inside an earlier place is skipped.
-    private func places(voters nearest: [DescriptorMatch]) -> [[Int]] {
+    private func places(voters nearest: [DescriptorMatch]) -> (places: [[Int]], parts: [[Int]]) {
         let p = options.places
-        let votes = localMap.placeVotes(for: nearest.lazy.filter { $0.distance <= p.maxVoteDistance }.map(\.train))
+        let voters = nearest.lazy.filter { $0.distance <= p.maxVoteDistance }.map(\.train)
+        let votes = localMap.placeVotes(for: voters)
         let ranked = votes.indices.filter { votes[$0] > 0 }.sorted { (votes[$0], $1) > (votes[$1], $0) }
         var covered = Set<Int>()
+        // A venue of separate captures: each part first, alone, most voted first.
+        let parts = localMap.parts
+        let rankedParts = parts.count == 0 ? [] : parts.ranked(byKeyframeVotes: localMap.keyframeVotes(for: voters))
+            .prefix(p.maxParts).map { parts.keyframes[$0] }
         var places: [[Int]] = []
         for seed in ranked.prefix(p.rankedKeyframes) where !covered.contains(seed) {
             let keyframes = localMap.place(of: seed)
@@ -269,7 +287,7 @@ public final class Localizer: Sendable {
             places.append(keyframes)
             if places.count == p.maxPlaces { break }
         }
-        return places
+        return (places, rankedParts)
     }
 
     /// The multi-probe fallback, unless the candidates are already the whole map.
@@ -321,6 +339,9 @@ public final class Localizer: Sendable {
         /// Each feature's vocabulary node at the candidate index's depth
         /// (quantized once, for the place search and the global searches).
         var nodes: [UInt32] = []
+        /// Each feature's probed nodes (`VocabularyProbes`), computed by the first search
+        /// that probes and kept for the parts and places searched after it.
+        var probeBuckets: CandidateLists?
     }
 
     /// The outcome of one candidate search + match + robust solve.
@@ -358,14 +379,10 @@ public final class Localizer: Sendable {
                                     ? descriptors.withUnsafeBytes { vocabulary.nodes(for: $0, atDepth: index.depth) } : query.nodes)
             ratio = options.globalRatio
         case .probes(let p):
-            buckets = index.buckets(forProbes: descriptors.withUnsafeBytes {
-                vocabulary.probes($0, nodeDepth: index.depth, maxProbes: p.maxProbes, slackBits: p.slackBits)
-            })
+            buckets = query.probeBuckets!
             ratio = p.ratio
         case .placeProbes(let keyframes, let p):
-            buckets = index.buckets(forProbes: descriptors.withUnsafeBytes {
-                vocabulary.probes($0, nodeDepth: index.depth, maxProbes: p.maxProbes, slackBits: p.slackBits)
-            })
+            buckets = query.probeBuckets!
             ratio = p.ratio
             mask = index.mask(observedBy: keyframes, in: map)
         }

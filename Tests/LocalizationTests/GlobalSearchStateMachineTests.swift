@@ -91,4 +91,29 @@ struct GlobalSearchStateMachineTests {
         #expect(describe(m.placesFound([[1]])) == "grow w")
         #expect(describe(m.judged("W", accepted: true, log10NFA: -30)) == "finish W")
     }
+
+    @Test func aVenuesPartsAreEachSearchedOnceBeforeThePlacesAndCountAgainstChance() {
+        var m = Machine(probes: probes, placeSearch: true, maxPlaces: 2, maxParts: 3, seedInliers: 8)
+        // Two whole-map searches, a probe search per part, words and probes per place.
+        #expect(m.plannedSearches == 2 + 3 + 2 * 2)
+        _ = m.start()
+        #expect(describe(m.searched("w", inliers: 0)) == "probes")
+        #expect(describe(m.searched("p", inliers: 0)) == "findPlaces")
+        #expect(describe(m.placesFound([[7]], parts: [[0, 1], [2, 3]])) == "placeProbes[0, 1]")
+        #expect(describe(m.searched("a", inliers: 3)) == "placeProbes[2, 3]")
+        #expect(describe(m.searched("b", inliers: 20)) == "grow b")
+        // The part's pose is accepted: the places are never searched.
+        #expect(describe(m.judged("B", accepted: true, log10NFA: -12)) == "finish B")
+    }
+
+    @Test func withoutAnIndexAPartIsSearchedWithTheWords() {
+        var m = Machine(probes: nil, placeSearch: true, maxPlaces: 1, maxParts: 1, seedInliers: 8)
+        #expect(m.plannedSearches == 1 + 1 + 1)
+        _ = m.start()
+        #expect(describe(m.searched("w", inliers: 0)) == "findPlaces")
+        #expect(describe(m.placesFound([[4]], parts: [[0, 1]])) == "place[0, 1]")
+        #expect(describe(m.searched("a", inliers: 0)) == "place[4]")
+        // No search reached a pose: the first of the equally empty attempts answers.
+        #expect(describe(m.searched("b", inliers: 0)) == "none w")
+    }
 }

@@ -10,6 +10,14 @@ enum GlobalSearch: Hashable, Sendable {
     /// The points under every node the feature probes (see `VocabularyProbes`).
     case probes(VocabularyProbes)
 
+    /// The probes it matches through, if it probes.
+    var probes: VocabularyProbes? {
+        switch self {
+        case .probes(let p), .placeProbes(_, let p): p
+        case .words, .place: nil
+        }
+    }
+
     /// True for a search over the whole map (its nearest points vote for places).
     var isWholeMap: Bool {
         switch self {
@@ -26,8 +34,9 @@ enum GlobalSearch: Hashable, Sendable {
 /// without images (`GlobalSearchStateMachineTests`).
 ///
 /// The order: the plain word search over the whole map, then (when the map has a vocabulary
-/// index) the multi-probe search; on a map of many keyframes, the places the whole-map
-/// searches' nearest points vote for, each with words and then probes. A search whose pose
+/// index) the multi-probe search; on a map of many keyframes or of several parts, each
+/// part alone (most voted first), then the places the whole-map searches' nearest points
+/// vote for, each with words and then probes. A search whose pose
 /// has at least `seedInliers` inliers has it grown and judged; the first accepted verdict
 /// stops the frame. Otherwise the rejected verdict with the strongest evidence (lowest NFA)
 /// is the answer, or, when no pose reached the seed count, the attempt with most inliers.
@@ -66,14 +75,15 @@ struct GlobalSearchStateMachine<Attempt, Verdict> {
     ///   - probes: the multi-probe search after the plain one, if the map has an index.
     ///   - placeSearch: whether the places are searched after the whole map.
     ///   - maxPlaces: how many places at most (for `plannedSearches`).
+    ///   - maxParts: how many parts of a venue at most (for `plannedSearches`).
     ///   - seedInliers: the inliers a pose needs to be grown and judged.
-    init(probes: VocabularyProbes?, placeSearch: Bool, maxPlaces: Int, seedInliers: Int) {
+    init(probes: VocabularyProbes?, placeSearch: Bool, maxPlaces: Int, maxParts: Int = 0, seedInliers: Int) {
         searches = [.words] + (probes.map { [.probes($0)] } ?? [])
         wholeMapSearches = searches.count
         self.placeSearch = placeSearch
         placeProbes = probes
         self.seedInliers = seedInliers
-        plannedSearches = searches.count + (placeSearch ? maxPlaces * (probes == nil ? 1 : 2) : 0)
+        plannedSearches = searches.count + (placeSearch ? maxParts + maxPlaces * (probes == nil ? 1 : 2) : 0)
     }
 
     /// The first action.
@@ -88,8 +98,12 @@ struct GlobalSearchStateMachine<Attempt, Verdict> {
         return gate(attempt, inliers: inliers)
     }
 
-    /// The places found after the whole-map searches, best first (each its keyframes).
-    mutating func placesFound(_ places: [[Int]]) -> Action {
+    /// The places found after the whole-map searches, best first (each its keyframes), and
+    /// the parts of a venue joined from separate captures, which are searched first, each
+    /// once: with the probes when the map has an index (they include each feature's own
+    /// node), else with the words.
+    mutating func placesFound(_ places: [[Int]], parts: [[Int]] = []) -> Action {
+        searches += parts.map { part in placeProbes.map { GlobalSearch.placeProbes(part, $0) } ?? .place(part) }
         searches += places.map { GlobalSearch.place($0) } + (placeProbes.map { p in places.map { .placeProbes($0, p) } } ?? [])
         guard let (attempt, inliers) = pending else { preconditionFailure("placesFound(_:) answers .findPlaces") }
         pending = nil

@@ -28,9 +28,12 @@ struct LocalMap: Sendable {
     /// looking the same way (the same test as `keyframes(around:inlierPoints:)`).
     private let placeOffsets: [Int32]
     private let placeMembers: [Int32]
+    /// The map's separately captured parts (none when it is one).
+    let parts: MapParts
 
-    init(map: VPSMap, nearbyRadius: Double) {
+    init(map: VPSMap, nearbyRadius: Double, minPartKeyframes: Int = PlaceSearch().minPartKeyframes) {
         self.nearbyRadius = nearbyRadius
+        parts = MapParts(map: map, minKeyframes: minPartKeyframes)
         pointCount = map.points.count
         let grouped = GroupedByKey(keys: map.observations.map { Int($0.point) },
                                    values: map.observations.map { Int32($0.keyframe) }, keyCount: pointCount)
