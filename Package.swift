@@ -9,9 +9,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         // The engine and its tools, one module each (see the targets below): the data model,
-        // localization, map building, storage, formats, evaluation, scene synthesis.
+        // localization, map building, storage, formats, evaluation, scene synthesis, geodesy.
         .library(name: "VPS", targets: ["VPSModel", "MapModel", "Localization", "MapBuilding", "Storage", "Formats",
-                                        "Evaluation", "SceneSynthesis"]),
+                                        "Evaluation", "SceneSynthesis", "Geodesy"]),
         .library(name: "VPSServer", targets: ["VPSServer"]),
         .library(name: "VPSClient", targets: ["VPSClient"]),
         .library(name: "GraffityARCloud", targets: ["GraffityARCloud"]),
@@ -57,6 +57,8 @@ let package = Package(
         .target(name: "Support"),
         // Pure Swift geometry: SE(3) poses, quaternions, camera intrinsics.
         .target(name: "Geometry"),
+        // WGS 84 geodesy, pure Swift: geodetic, ECEF and local east-north-up coordinates.
+        .target(name: "Geodesy", dependencies: ["Geometry"]),
         // Command-line options declared once per command, from which its parsing, its check
         // for unknown options and its help's OPTIONS section follow (the arcloud tool's).
         .target(name: "CommandLineOptions"),
@@ -112,6 +114,7 @@ let package = Package(
                 path: "Tests/ServerTestSupport"),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "Geometry", "Support"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Baselines", "TestSupport", "Support", "Geometry"]),
         .testTarget(name: "BaselinesTests", dependencies: ["Baselines", "Vision", "TestSupport", "Geometry"]),
