@@ -58,8 +58,8 @@ let package = Package(
         // Pure Swift geometry: SE(3) poses, quaternions, camera intrinsics.
         .target(name: "Geometry"),
         // WGS 84 geodesy, pure Swift: geodetic, ECEF and local east-north-up coordinates, a
-        // map's georeference, OGC GeoPose.
-        .target(name: "Geodesy", dependencies: ["Geometry"]),
+        // map's georeference (fitted robustly to GPS readings), OGC GeoPose.
+        .target(name: "Geodesy", dependencies: ["Geometry", "Support"]),
         // Command-line options declared once per command, from which its parsing, its check
         // for unknown options and its help's OPTIONS section follow (the arcloud tool's).
         .target(name: "CommandLineOptions"),
