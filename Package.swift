@@ -76,8 +76,9 @@ let package = Package(
         .target(name: "MapBuilding", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support"]),
         // SQLite: the map file, and the database wrapper the token store uses too.
         .target(name: "Storage", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support", "CSQLite"]),
-        // Other tools' formats (COLMAP, TUM, nerfstudio) to and from sessions; session checks.
-        .target(name: "Formats", dependencies: ["VPSModel", "Vision", "Geometry", "Support"]),
+        // Other tools' formats (COLMAP, TUM, nerfstudio) to and from sessions; session checks;
+        // the GPS position in a JPEG's EXIF.
+        .target(name: "Formats", dependencies: ["VPSModel", "Vision", "Geometry", "Geodesy", "Support"]),
         // Accuracy against ground truth, run comparison, the HTML report.
         .target(name: "Evaluation", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support"]),
         // The synthetic scene and session generator.
@@ -129,7 +130,7 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "VPSModel", "TestSupport", "Geometry",
                                                          "MapModel"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "MapBuilding", "VPSModel", "Vision", "Baselines",
-                                                         "TestSupport", "Geometry", "Support"]),
+                                                         "TestSupport", "Geometry", "Geodesy", "Support"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Localization", "VPSModel", "TestSupport", "Support",
                                                             "Geometry", "Vision"]),
         .testTarget(name: "SceneSynthesisTests", dependencies: ["SceneSynthesis", "Formats", "VPSModel", "Vision", "TestSupport",
