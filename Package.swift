@@ -9,9 +9,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         // The engine and its tools, one module each (see the targets below): the data model,
-        // localization, map building, storage, formats, evaluation, scene synthesis.
+        // localization, map building, storage, formats, evaluation, scene synthesis, geodesy.
         .library(name: "VPS", targets: ["VPSModel", "MapModel", "Localization", "MapBuilding", "Storage", "Formats",
-                                        "Evaluation", "SceneSynthesis"]),
+                                        "Evaluation", "SceneSynthesis", "Geodesy"]),
         .library(name: "VPSServer", targets: ["VPSServer"]),
         .library(name: "VPSClient", targets: ["VPSClient"]),
         .library(name: "GraffityARCloud", targets: ["GraffityARCloud"]),
@@ -57,6 +57,9 @@ let package = Package(
         .target(name: "Support"),
         // Pure Swift geometry: SE(3) poses, quaternions, camera intrinsics.
         .target(name: "Geometry"),
+        // WGS 84 geodesy, pure Swift: geodetic, ECEF and local east-north-up coordinates, a
+        // map's georeference (fitted robustly to GPS readings), OGC GeoPose.
+        .target(name: "Geodesy", dependencies: ["Geometry", "Support"]),
         // Command-line options declared once per command, from which its parsing, its check
         // for unknown options and its help's OPTIONS section follow (the arcloud tool's).
         .target(name: "CommandLineOptions"),
@@ -73,8 +76,9 @@ let package = Package(
         .target(name: "MapBuilding", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support"]),
         // SQLite: the map file, and the database wrapper the token store uses too.
         .target(name: "Storage", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support", "CSQLite"]),
-        // Other tools' formats (COLMAP, TUM, nerfstudio) to and from sessions; session checks.
-        .target(name: "Formats", dependencies: ["VPSModel", "Vision", "Geometry", "Support"]),
+        // Other tools' formats (COLMAP, TUM, nerfstudio) to and from sessions; session checks;
+        // the GPS position in a JPEG's EXIF.
+        .target(name: "Formats", dependencies: ["VPSModel", "Vision", "Geometry", "Geodesy", "Support"]),
         // Accuracy against ground truth, run comparison, the HTML report.
         .target(name: "Evaluation", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support"]),
         // The synthetic scene and session generator.
@@ -112,6 +116,7 @@ let package = Package(
                 path: "Tests/ServerTestSupport"),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "Geometry", "Support"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Baselines", "TestSupport", "Support", "Geometry"]),
         .testTarget(name: "BaselinesTests", dependencies: ["Baselines", "Vision", "TestSupport", "Geometry"]),
@@ -125,7 +130,7 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "VPSModel", "TestSupport", "Geometry",
                                                          "MapModel"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "MapBuilding", "VPSModel", "Vision", "Baselines",
-                                                         "TestSupport", "Geometry", "Support"]),
+                                                         "TestSupport", "Geometry", "Geodesy", "Support"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Localization", "VPSModel", "TestSupport", "Support",
                                                             "Geometry", "Vision"]),
         .testTarget(name: "SceneSynthesisTests", dependencies: ["SceneSynthesis", "Formats", "VPSModel", "Vision", "TestSupport",

@@ -14,7 +14,7 @@ struct FuzzTarget: Sendable {
 
 extension FuzzTarget {
     static let all: [FuzzTarget] = [
-        .image, .multipart, .localizeRequest, .session, .colmap, .script, .map,
+        .image, .multipart, .localizeRequest, .session, .colmap, .script, .map, .exif,
     ]
 }
 

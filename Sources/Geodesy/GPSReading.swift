@@ -1,0 +1,44 @@
+/// One GPS fix as the W3C geolocation API reports it (`GeolocationCoordinates`).
+///
+/// - `position`: latitude, longitude and `altitude` (the W3C API's altitude is height above
+///   the WGS 84 ellipsoid, as `GeodeticPosition.height`).
+/// - `accuracy`: metres, the radius of the 95 % confidence circle around the horizontal
+///   position (W3C `accuracy`). Android's `Location.getAccuracy()` is a 68 % radius: give
+///   it ×1.73 here.
+/// - `altitudeAccuracy`: metres, the 95 % bound on the height's error (W3C
+///   `altitudeAccuracy`), nil when the device does not state one.
+public struct GPSReading: Sendable, Hashable, Codable {
+    public var position: GeodeticPosition
+    public var accuracy: Double
+    public var altitudeAccuracy: Double?
+
+    public init(position: GeodeticPosition, accuracy: Double, altitudeAccuracy: Double? = nil) {
+        self.position = position; self.accuracy = accuracy; self.altitudeAccuracy = altitudeAccuracy
+    }
+
+    /// The accuracies a reading may state, metres: from a surveyed point's millimetre to
+    /// a cell tower's kilometres (with room to spare); outside, their squared inverses, the
+    /// fit's weights, would leave double precision.
+    public static let accuracyRange: ClosedRange<Double> = 0.001...1_000_000
+
+    /// Why the fit cannot use this reading (a bad position, an accuracy outside
+    /// `accuracyRange`), or nil.
+    public var problem: String? {
+        if let p = position.problem { return p }
+        guard Self.accuracyRange.contains(accuracy) else { return "accuracy \(accuracy) m is outside 0.001…1000000 m" }
+        if let a = altitudeAccuracy, !Self.accuracyRange.contains(a) {
+            return "altitude accuracy \(a) m is outside 0.001…1000000 m"
+        }
+        return nil
+    }
+
+    /// The standard deviation of each horizontal coordinate (east, north), metres: a 95 %
+    /// circle of a circular normal error has radius √(−2 ln 0.05) ≈ 2.4477 σ.
+    public var horizontalSigma: Double { accuracy / 2.447_746_830_680_816 }
+
+    /// The standard deviation of the height, metres, from `altitudeAccuracy` or, when the
+    /// reading has none, from `defaultAltitudeAccuracy` (both 95 %, ≈ 1.96 σ).
+    public func verticalSigma(defaultAltitudeAccuracy: Double) -> Double {
+        (altitudeAccuracy ?? defaultAltitudeAccuracy) / 1.959_963_984_540_054
+    }
+}
