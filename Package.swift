@@ -67,15 +67,15 @@ let package = Package(
         .target(name: "Vision", dependencies: ["VisionCore", "Geometry", "Support"]),
         // The data model, pure Swift: recorded sessions, scene content and navigation,
         // localization results, the HTTP wire types.
-        .target(name: "VPSModel", dependencies: ["Geometry"]),
+        .target(name: "VPSModel", dependencies: ["Geometry", "Geodesy"]),
         // The map model: a map in memory (`VPSMap`: points, keyframes, vocabulary, metadata).
-        .target(name: "MapModel", dependencies: ["VPSModel", "Vision", "Geometry", "Support"]),
+        .target(name: "MapModel", dependencies: ["VPSModel", "Vision", "Geometry", "Geodesy", "Support"]),
         // The localizer against a map.
-        .target(name: "Localization", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support"]),
+        .target(name: "Localization", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Geodesy", "Support"]),
         // Builds a map from posed images.
         .target(name: "MapBuilding", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support"]),
         // SQLite: the map file, and the database wrapper the token store uses too.
-        .target(name: "Storage", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support", "CSQLite"]),
+        .target(name: "Storage", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Geodesy", "Support", "CSQLite"]),
         // Other tools' formats (COLMAP, TUM, nerfstudio) to and from sessions; session checks;
         // the GPS position in a JPEG's EXIF.
         .target(name: "Formats", dependencies: ["VPSModel", "Vision", "Geometry", "Geodesy", "Support"]),

@@ -42,10 +42,18 @@ public struct Georeference: Sendable, Hashable {
         /// The readings the fit kept, and all the usable readings it was given.
         public var inliers: Int
         public var readings: Int
+        /// Where the kept readings lie: their mean fitted position (ENU metres) and the root
+        /// mean square of their horizontal distances from it (metres). With the residuals
+        /// they give the fit's own uncertainty (`Georeference.horizontalBound(at:)`); nil in
+        /// a georeference that did not record them.
+        public var centroid: SIMD3<Double>?
+        public var spread: Double?
 
-        public init(horizontalRMS: Double, verticalRMS: Double, inliers: Int, readings: Int) {
+        public init(horizontalRMS: Double, verticalRMS: Double, inliers: Int, readings: Int,
+                    centroid: SIMD3<Double>? = nil, spread: Double? = nil) {
             self.horizontalRMS = horizontalRMS; self.verticalRMS = verticalRMS
             self.inliers = inliers; self.readings = readings
+            self.centroid = centroid; self.spread = spread
         }
     }
 

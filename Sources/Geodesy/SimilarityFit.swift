@@ -153,11 +153,14 @@ public enum SimilarityFit {
             horizontal += r.x * r.x + r.y * r.y; vertical += r.z * r.z
         }
         let n = Double(kept.count)
+        let fitted = kept.map { model.apply(x[$0]) }
+        let mean = fitted.reduce(.zero, +) / n
+        let spread = (fitted.map { p in let d = p - mean; return d.x * d.x + d.y * d.y }.reduce(0, +) / n).squareRoot()
         let georeference = Georeference(
             origin: origin, scale: model.scale, rotation: Quaternion(model.rotation * upright),
             translation: model.translation, source: options.source,
             residuals: .init(horizontalRMS: (horizontal / n).squareRoot(), verticalRMS: (vertical / n).squareRoot(),
-                             inliers: kept.count, readings: usable.count))
+                             inliers: kept.count, readings: usable.count, centroid: mean, spread: spread))
         var isInlier = [Bool](repeating: false, count: correspondences.count)
         for i in kept { isInlier[usable[i]] = true }
         return Result(georeference: georeference, isInlier: isInlier)

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import Geometry
 import Vision
 import Support
@@ -512,6 +513,10 @@ public final class Localizer: Sendable {
                                         usedPrior: usedPrior, timings: timings)
             result.accuracy = accuracy
             result.evidence = evidence
+            if let georeference = map.metadata.georeference, let pose = result.pose {
+                result.geoPose = georeference.geoPose(cameraToMap: pose)
+                result.geoAccuracy = accuracy.map { GeoAccuracy.combined($0, georeference, at: pose.center) }
+            }
         }
         if let a {
             let keypoints = query.features.keypoints

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import Geometry
 import Vision
 import MapModel
@@ -158,8 +159,13 @@ enum MapFile {
             do { up = try MapUpDirection(parsing: info["up"] ?? "") } catch { throw problem("up", "\(error)") }
             units = u
         }
+        // Absent in maps without one (and in every map written before georeferences).
+        let georeference = try info["georeference"].map { text in
+            try MapTableRow.decodeJSON(Georeference.self, text) { problem("georeference", $0) }
+        }
+        if let p = georeference?.problem { throw problem("georeference", p) }
         return MapMetadata(name: info["name"] ?? "", created: created, camera: camera,
-                           source: source, builder: builder, units: units, up: up)
+                           source: source, builder: builder, units: units, up: up, georeference: georeference)
     }
 
     static func readScene(_ db: SQLiteDatabase) throws -> SceneContent {
@@ -333,7 +339,7 @@ enum MapFile {
             ("builder", String(decoding: try encoder.encode(m.builder), as: UTF8.self)),
             ("units", m.units.rawValue),
             ("up", m.up.description),
-        ]
+        ] + (try m.georeference.map { [("georeference", String(decoding: try encoder.encode($0), as: UTF8.self))] } ?? [])
         let s = try db.prepare("INSERT INTO map_info (key, value) VALUES (?, ?)")
         for (k, v) in rows { try s.run([.text(k), .text(v)]) }
     }

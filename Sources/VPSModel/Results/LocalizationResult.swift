@@ -1,3 +1,4 @@
+import Geodesy
 import Geometry
 
 /// Wall-clock time spent in each stage of one localization, in milliseconds.
@@ -73,6 +74,13 @@ public struct LocalizationResult: Sendable, Hashable, Codable {
     /// How strong the evidence for the pose is (for the strongest candidate pose, when
     /// rejected; nil when no pose was found at all).
     public var evidence: PoseEvidence?
+    /// The pose on the earth (OGC GeoPose Basic-Quaternion; camera axes as `GeoPose`
+    /// states), present when localized in a georeferenced map.
+    public var geoPose: GeoPose?
+    /// 95 % bounds on the GeoPose's error, in metres and degrees: the pose's own bounds
+    /// (`accuracy`, scaled to metres) and the georeference's (`Georeference.bounds(at:)`)
+    /// taken together. Present with `geoPose`.
+    public var geoAccuracy: PoseAccuracy?
     /// The inlier 2D–3D matches of the pose found (of the strongest attempt, when
     /// rejected): for drawing them over the image (the batch report does, for its worst
     /// frames). Not written to JSON: a results file stays one short line per frame.
@@ -90,6 +98,7 @@ public struct LocalizationResult: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case status, pose, sectionId, inliers, matches, reprojectionError, reason, usedPrior, timings, accuracy, evidence
+        case geoPose, geoAccuracy
     }
 
     public init(status: Status, pose: Pose? = nil, sectionId: String? = nil, inliers: Int = 0, matches: Int = 0,
