@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "VPSServer", dependencies: ["Storage", "Localization", "VPSModel", "Vision", "Support",
                                                   "CMicroHTTPD", "CLibPQ", "CCrypto", "MapModel"]),
         // The GraffityARCloud SDK port.
-        .target(name: "GraffityARCloud", dependencies: ["Localization", "Storage", "VPSModel", "VPSClient", "Vision",
+        .target(name: "GraffityARCloud", dependencies: ["Localization", "Storage", "VPSModel", "VPSClient", "Vision", "Geodesy",
                                                         "Geometry", "Support", "MapModel"]),
         // Swift over BaselineCore: the OpenCV peers and baselines, synthetic test images.
         .target(name: "Baselines", dependencies: ["BaselineCore", "VisionCore", "Vision", "Geometry", "Support"]),
@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Evaluation", "Localization", "VPSModel",
                                                             "VPSServer", "VPSClient", "TestSupport", "Support",
                                                             "Geometry", "Vision", "MapModel", "ServerTestSupport"]),
-        .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSClient", "Storage", "Localization",
+        .testTarget(name: "VPSServerTests", dependencies: ["Geodesy", "VPSServer", "VPSClient", "Storage", "Localization",
                                                            "VPSModel", "MapBuilding", "TestSupport", "Support",
                                                            "Geometry", "MapModel", "ServerTestSupport"]),
         .testTarget(name: "GraffityARCloudTests",

@@ -29,13 +29,34 @@ enum LocalizeAnswerJSON {
             out += "]"
             return true
         }
-        if let a = r.accuracy {
-            key("accuracy")
+        func accuracy(_ name: String, _ a: PoseAccuracy) -> Bool {
+            key(name)
             out += "{\"position\":"
-            guard number(a.position) else { return nil }
+            guard number(a.position) else { return false }
             out += ",\"rotationDegrees\":"
-            guard number(a.rotationDegrees) else { return nil }
+            guard number(a.rotationDegrees) else { return false }
             out += "}"
+            return true
+        }
+        if let a = r.accuracy { guard accuracy("accuracy", a) else { return nil } }
+        if let a = r.geoAccuracy { guard accuracy("geoAccuracy", a) else { return nil } }
+        if let g = r.geoPose {
+            key("geoPose")
+            out += "{\"position\":{\"h\":"
+            guard number(g.position.height) else { return nil }
+            out += ",\"lat\":"
+            guard number(g.position.latitude) else { return nil }
+            out += ",\"lon\":"
+            guard number(g.position.longitude) else { return nil }
+            out += "},\"quaternion\":{\"w\":"
+            guard number(g.quaternion.w) else { return nil }
+            out += ",\"x\":"
+            guard number(g.quaternion.x) else { return nil }
+            out += ",\"y\":"
+            guard number(g.quaternion.y) else { return nil }
+            out += ",\"z\":"
+            guard number(g.quaternion.z) else { return nil }
+            out += "}}"
         }
         key("inliers"); out += String(r.inliers)
         key("mapId"); out += JSONLiteral.string(r.mapId)

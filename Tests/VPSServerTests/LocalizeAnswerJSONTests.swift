@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import Geometry
 import Testing
 import VPSModel
@@ -20,6 +21,11 @@ import VPSModel
                          reason: "too few inliers (3 < 30)\tand a \\ backslash", timings: [:]),
         LocalizeResponse(status: .localized, mapId: "m", pose: Pose(rotation: .identity, translation: SIMD3(0, -0.0, 5e-324)),
                          inliers: 0, reprojectionError: 0, usedPrior: true),
+        LocalizeResponse(status: .localized, mapId: "geo", pose: Pose(rotation: .identity, translation: SIMD3(1, 2, 3)),
+                         inliers: 120, accuracy: PoseAccuracy(position: 0.02, rotationDegrees: 0.5),
+                         geoPose: GeoPose(position: GeodeticPosition(latitude: -33.856784, longitude: 151.215297, height: 12.25),
+                                          quaternion: Quaternion(x: 0.5, y: -0.5, z: 0.5, w: 0.5)),
+                         geoAccuracy: PoseAccuracy(position: 4.75, rotationDegrees: 1.25)),
     ]
 
     @Test(arguments: answers)

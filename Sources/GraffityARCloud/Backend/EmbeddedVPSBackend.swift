@@ -39,7 +39,8 @@ public struct EmbeddedVPSBackend: VPSBackend {
             return .notLocalized(reason: result.reason ?? "not localized")
         }
         return .localized(LocalizationFix(pose: pose, sectionId: result.sectionId ?? "", inliers: result.inliers,
-                                          reprojectionError: result.reprojectionError, accuracy: result.accuracy))
+                                          reprojectionError: result.reprojectionError, accuracy: result.accuracy,
+                                          geoPose: result.geoPose, geoAccuracy: result.geoAccuracy))
     }
 
     /// Reads the scene content from the map file (cheap: the scene tables only).

@@ -49,7 +49,8 @@ public struct HTTPVPSBackend: VPSBackend {
             }
             return .localized(LocalizationFix(pose: pose, sectionId: answer.sectionId ?? "",
                                               inliers: answer.inliers, reprojectionError: answer.reprojectionError,
-                                              accuracy: answer.accuracy))
+                                              accuracy: answer.accuracy, geoPose: answer.geoPose,
+                                              geoAccuracy: answer.geoAccuracy))
         case .notLocalized:
             return .notLocalized(reason: answer.reason ?? "not localized")
         }

@@ -1,3 +1,4 @@
+import Geodesy
 import Geometry
 
 /// The answer to a `LocalizationRequest` that the service handled.
@@ -20,11 +21,16 @@ public struct LocalizationFix: Sendable, Hashable {
     public var reprojectionError: Double?
     /// Bounds on the pose's error (`PoseAccuracy`: map units and degrees), when reported.
     public var accuracy: PoseAccuracy?
+    /// The pose on the earth, when the map is georeferenced (OGC GeoPose Basic-Quaternion).
+    public var geoPose: GeoPose?
+    /// 95 % bounds on the GeoPose's error, metres and degrees.
+    public var geoAccuracy: PoseAccuracy?
 
     /// A fix with its support.
     public init(pose: Pose, sectionId: String, inliers: Int, reprojectionError: Double? = nil,
-                accuracy: PoseAccuracy? = nil) {
+                accuracy: PoseAccuracy? = nil, geoPose: GeoPose? = nil, geoAccuracy: PoseAccuracy? = nil) {
         self.pose = pose; self.sectionId = sectionId
         self.inliers = inliers; self.reprojectionError = reprojectionError; self.accuracy = accuracy
+        self.geoPose = geoPose; self.geoAccuracy = geoAccuracy
     }
 }

@@ -1,3 +1,4 @@
+import Geodesy
 import Geometry
 
 /// The answer of `POST /v1/localize` (HTTP 200), and of the in-process engine behind it.
@@ -24,6 +25,11 @@ public struct LocalizeResponse: Sendable, Hashable, Codable {
     /// Bounds on the pose's error when localized (`PoseAccuracy`): `position` in map units (metres on a
     /// metric map), `rotationDegrees` in degrees.
     public var accuracy: PoseAccuracy?
+    /// The pose on the earth, when localized in a georeferenced map (OGC GeoPose
+    /// Basic-Quaternion; `LocalizationResult.geoPose`).
+    public var geoPose: GeoPose?
+    /// 95 % bounds on the GeoPose's error: `position` in metres, `rotationDegrees` in degrees.
+    public var geoAccuracy: PoseAccuracy?
     /// Inlier 2D–3D correspondences of the accepted (or best rejected) pose.
     public var inliers: Int
     /// RMS reprojection error of the inliers, in pixels.
@@ -39,10 +45,11 @@ public struct LocalizeResponse: Sendable, Hashable, Codable {
 
     public init(status: Status, mapId: String, pose: Pose? = nil, sectionId: String? = nil, inliers: Int = 0,
                 reprojectionError: Double? = nil, reason: String? = nil, timings: [String: Double] = [:], mapVersion: String? = nil,
-                matches: Int? = nil, usedPrior: Bool? = nil, accuracy: PoseAccuracy? = nil) {
+                matches: Int? = nil, usedPrior: Bool? = nil, accuracy: PoseAccuracy? = nil,
+                geoPose: GeoPose? = nil, geoAccuracy: PoseAccuracy? = nil) {
         self.status = status; self.mapId = mapId; self.pose = pose; self.sectionId = sectionId
         self.inliers = inliers; self.reprojectionError = reprojectionError; self.reason = reason
         self.timings = timings; self.mapVersion = mapVersion; self.matches = matches; self.usedPrior = usedPrior
-        self.accuracy = accuracy
+        self.accuracy = accuracy; self.geoPose = geoPose; self.geoAccuracy = geoAccuracy
     }
 }

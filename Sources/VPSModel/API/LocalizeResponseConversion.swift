@@ -8,7 +8,8 @@ extension LocalizeResponse {
                   sectionId: result.sectionId, inliers: result.inliers,
                   reprojectionError: result.reprojectionError.isFinite ? result.reprojectionError : nil,
                   reason: result.reason, timings: timings, mapVersion: mapVersion,
-                  matches: result.matches, usedPrior: result.usedPrior, accuracy: result.accuracy)
+                  matches: result.matches, usedPrior: result.usedPrior, accuracy: result.accuracy,
+                  geoPose: result.geoPose, geoAccuracy: result.geoAccuracy)
     }
 }
 
@@ -33,5 +34,7 @@ extension LocalizationResult {
                   reprojectionError: response.reprojectionError ?? 0, reason: response.reason,
                   usedPrior: response.usedPrior ?? false, timings: timings)
         accuracy = response.accuracy
+        geoPose = response.geoPose
+        geoAccuracy = response.geoAccuracy
     }
 }
