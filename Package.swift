@@ -86,8 +86,8 @@ let package = Package(
         // HTTP client for the VPS service (libcurl).
         .target(name: "VPSClient", dependencies: ["VPSModel", "Support", "CCurl"]),
         // HTTP service (libmicrohttpd), tokens, routes, metrics.
-        .target(name: "VPSServer", dependencies: ["Storage", "Localization", "VPSModel", "Vision", "Support",
-                                                  "CMicroHTTPD", "CLibPQ", "CCrypto", "MapModel"]),
+        .target(name: "VPSServer", dependencies: ["Storage", "Localization", "VPSModel", "Vision", "Support", "Geodesy",
+                                                  "CMicroHTTPD", "CLibPQ", "CCrypto", "MapModel", "Geometry"]),
         // The GraffityARCloud SDK port.
         .target(name: "GraffityARCloud", dependencies: ["Localization", "Storage", "VPSModel", "VPSClient", "Vision", "Geodesy",
                                                         "Geometry", "Support", "MapModel"]),

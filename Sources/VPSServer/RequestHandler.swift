@@ -1,5 +1,6 @@
 import Localization
 import Foundation
+import Geometry
 import Synchronization
 import Vision
 import VPSModel
@@ -60,6 +61,11 @@ final class RequestHandler: Sendable {
     struct LocalizationJob: Sendable {
         var image: [UInt8]
         var request: LocalizeRequest
+        /// Maps tried in turn after `request.mapId` until one localizes the image (the
+        /// georeferenced maps near a GeoPose request's GPS reading).
+        var otherMaps: [String] = []
+        /// Set for `POST /scrs/geopose`: the request's id, and the answer is a `GeoPoseResponse`.
+        var geoPoseRequestId: String?
     }
 
     // MARK: Phases of a request
@@ -121,7 +127,7 @@ final class RequestHandler: Sendable {
                 message: "the body exceeds the limit of \(state.bodyLimit) bytes").response
             return
         }
-        if state.endpoint == .localize {
+        if state.endpoint == .localize || state.endpoint == .geoPose {
             // One allocation for a body of declared length (already checked against the
             // limit), not a doubling series while ~16 KB reads arrive.
             if state.body.isEmpty, let declared = state.declaredLength { state.body.reserveCapacity(declared) }
@@ -154,10 +160,12 @@ final class RequestHandler: Sendable {
                 return .answer(.json(try engineCall { () throws(LocalizationEngineError) in try engine.scene(mapId: id) }))
             case .localize:
                 return .localize(try prepareLocalization(state))
+            case .geoPose:
+                return .localize(try prepareGeoPose(state))
             }
         } catch {
             state.outcome = error.code
-            if endpoint == .localize, error.status >= 422 || error.status == 404 { metrics.recordLocalization(outcome: "failed") }
+            if endpoint == .localize || endpoint == .geoPose, error.status >= 422 || error.status == 404 { metrics.recordLocalization(outcome: "failed") }
             return .answer(error.response)
         }
     }
@@ -206,9 +214,18 @@ final class RequestHandler: Sendable {
     private func runLocalization(_ job: LocalizationJob, _ cancellation: LocalizationCancellation,
                                  received: ContinuousClock.Instant, startedAt: ContinuousClock.Instant) -> LocalizationAnswer {
         do throws(LocalizationEngineError) {
-            let answer = try engine.localize(image: job.image, request: job.request, cancellation: cancellation)
+            var answer = try engine.localize(image: job.image, request: job.request, cancellation: cancellation)
+            for other in job.otherMaps where answer.status != .localized {
+                var request = job.request
+                request.mapId = other
+                answer = try engine.localize(image: job.image, request: request, cancellation: cancellation)
+            }
             metrics.recordLocalization(outcome: answer.status.rawValue)
             metrics.recordStages(answer.timings)
+            if let id = job.geoPoseRequestId {
+                let (response, outcome) = Self.geoPoseAnswer(answer, requestId: id)
+                return LocalizationAnswer(response: response, outcome: outcome)
+            }
             let response = LocalizeAnswerJSON.encode(answer).map {
                 HTTPResponseMessage(status: 200, contentType: "application/json", body: $0)
             } ?? .json(answer)
@@ -341,16 +358,22 @@ final class RequestHandler: Sendable {
         if let problem = request.intrinsics.problem {
             throw .unprocessable("invalid_intrinsics", "impossible intrinsics: \(problem)")
         }
-        guard let header = ImageHeader.parse(imagePart.body), header.width > 0, header.height > 0 else {
-            let what = imagePart.body.isEmpty ? "the image part is empty"
-                : ImageHeader.sniffFormat(imagePart.body) == nil ? "the image is neither JPEG nor PNG"
+        try checkImage(imagePart.body, for: request.intrinsics)
+        return LocalizationJob(image: imagePart.body, request: request)
+    }
+
+    /// An image's header against the intrinsics it comes with, and the pixel cap.
+    func checkImage(_ body: [UInt8], for intrinsics: CameraIntrinsics) throws(APIError) {
+        guard let header = ImageHeader.parse(body), header.width > 0, header.height > 0 else {
+            let what = body.isEmpty ? "the image part is empty"
+                : ImageHeader.sniffFormat(body) == nil ? "the image is neither JPEG nor PNG"
                 : "the image header is truncated or malformed"
             throw .unprocessable("undecodable_image", what)
         }
-        guard header.width == request.intrinsics.width, header.height == request.intrinsics.height else {
+        guard header.width == intrinsics.width, header.height == intrinsics.height else {
             throw .unprocessable("image_size_mismatch",
                 "the image is \(header.width)x\(header.height) but the intrinsics are for "
-                + "\(request.intrinsics.width)x\(request.intrinsics.height)")
+                + "\(intrinsics.width)x\(intrinsics.height)")
         }
         let pixels = header.width * header.height
         guard pixels <= configuration.maxImagePixels else {
@@ -358,8 +381,7 @@ final class RequestHandler: Sendable {
                 "the image is \(header.width)x\(header.height) = \(pixels) pixels, more than the limit of "
                 + "\(configuration.maxImagePixels)")
         }
-        return LocalizationJob(image: imagePart.body, request: request)
-    }
+        }
 
     // MARK: Helpers
 
@@ -394,13 +416,13 @@ final class RequestHandler: Sendable {
         }
     }
 
-    private func requireScope(_ grant: TokenGrant?, _ mapId: String) throws(APIError) {
+    func requireScope(_ grant: TokenGrant?, _ mapId: String) throws(APIError) {
         if let grant, !grant.allows(mapId: mapId) {
             throw .forbidden("the token '\(grant.name)' may not use map '\(mapId.prefix(200))'")
         }
     }
 
-    private func engineCall<T>(_ body: () throws(LocalizationEngineError) -> T) throws(APIError) -> T {
+    func engineCall<T>(_ body: () throws(LocalizationEngineError) -> T) throws(APIError) -> T {
         do { return try body() } catch { throw APIError(error) }
     }
 
@@ -412,7 +434,7 @@ final class RequestHandler: Sendable {
     }
 
     /// A short account of a JSON decoding failure: what and where.
-    private static func describe(_ error: Error) -> String {
+    static func describe(_ error: Error) -> String {
         func path(_ c: [CodingKey]) -> String { c.isEmpty ? "top level" : c.map(\.stringValue).joined(separator: ".") }
         switch error as? DecodingError {
         case .keyNotFound(let k, let c): return "missing key '\(path(c.codingPath + [k]))'"

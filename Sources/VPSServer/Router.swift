@@ -1,6 +1,9 @@
 /// The service's endpoints and how a method + path maps onto them.
 enum Endpoint: Hashable, Sendable {
     case localize
+    /// The OSCP GeoPose protocol: a JSON request with the image in base64; the map is the
+    /// georeferenced one near the phone's GPS reading.
+    case geoPose
     case maps
     case scene(mapId: String)
     case health
@@ -11,6 +14,7 @@ enum Endpoint: Hashable, Sendable {
     var route: String {
         switch self {
         case .localize: return "/v1/localize"
+        case .geoPose: return "/scrs/geopose"
         case .maps: return "/v1/maps"
         case .scene: return "/v1/maps/{id}/scene"
         case .health: return "/healthz"
@@ -21,7 +25,7 @@ enum Endpoint: Hashable, Sendable {
     /// Methods the endpoint answers (HEAD wherever GET is allowed).
     var allowedMethods: [String] {
         switch self {
-        case .localize: return ["POST"]
+        case .localize, .geoPose: return ["POST"]
         default: return ["GET", "HEAD"]
         }
     }
@@ -29,7 +33,7 @@ enum Endpoint: Hashable, Sendable {
     /// Whether a bearer token is required.
     var requiresToken: Bool {
         switch self {
-        case .localize, .maps, .scene: return true
+        case .localize, .geoPose, .maps, .scene: return true
         case .health, .metrics: return false
         }
     }
@@ -56,6 +60,7 @@ enum Router {
         case 1 where parts[0] == "healthz": found = .health
         case 1 where parts[0] == "metrics": found = .metrics
         case 2 where parts[0] == "v1" && parts[1] == "localize": found = .localize
+        case 2 where parts[0] == "scrs" && parts[1] == "geopose": found = .geoPose
         case 2 where parts[0] == "v1" && parts[1] == "maps": found = .maps
         case 4 where parts[0] == "v1" && parts[1] == "maps" && parts[3] == "scene" && !parts[2].isEmpty:
             found = .scene(mapId: String(parts[2]))

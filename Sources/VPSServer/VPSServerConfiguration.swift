@@ -43,6 +43,10 @@ public struct VPSServerConfiguration: Sendable {
     /// Request bodies larger than this get 413, decided from `Content-Length` when sent
     /// and while reading otherwise.
     public var maxBodyBytes: Int
+    /// `POST /scrs/geopose`: metres beyond a georeferenced map's area (its cameras' circle)
+    /// from which a phone, by its GPS reading and that reading's accuracy, may still see the
+    /// map; maps farther away are not tried.
+    public var geoViewingReachMetres = 50.0
     /// How long `stop()` waits for in-flight requests before answering what is left with
     /// 503 and closing (the drain timeout).
     public var shutdownGracePeriodSeconds: Double

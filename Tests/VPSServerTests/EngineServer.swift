@@ -14,10 +14,12 @@ import VPSServer
 struct EngineServer {
     let server: VPSServer
     let client: VPSClient
+    /// The bearer token the client holds (valid for every map).
+    let token: String
 
     init(engine: any LocalizationEngine) throws {
         let store = try SQLiteTokenStore(path: ":memory:")
-        let token = try store.create(name: "t").token
+        token = try store.create(name: "t").token
         server = VPSServer(engine: engine, tokens: store,
                            configuration: VPSServerConfiguration(localizationBudgetSeconds: 600))
         try server.start()

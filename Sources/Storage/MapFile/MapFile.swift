@@ -24,6 +24,14 @@ extension VPSMap {
         try MapFile.withMapDatabase(path) { db in try MapFile.read(db, path: path) }
     }
 
+    /// Reads only a map file's facts (`MapMetadata`, the georeference among them) and its
+    /// keyframes, not its points: what a service needs to tell where a map lies.
+    public static func loadMetadataAndKeyframes(from path: String) throws -> (metadata: MapMetadata, keyframes: [MapKeyframe]) {
+        try MapFile.withMapDatabase(path) { db in
+            (try MapFile.readMetadata(db, version: try db.userVersion()), try MapFile.readKeyframes(db))
+        }
+    }
+
     /// Reads only the scene content (sections, AR objects, navigation graph) of a map file.
     public static func loadScene(from path: String) throws -> SceneContent {
         try MapFile.withMapDatabase(path) { db in try MapFile.readScene(db) }

@@ -1,3 +1,5 @@
+import Geodesy
+
 /// One entry of `GET /v1/maps`.
 public struct MapSummary: Sendable, Hashable, Codable, Identifiable {
     /// The id used in `LocalizeRequest.mapId` and `/v1/maps/{id}/scene`.
@@ -10,11 +12,16 @@ public struct MapSummary: Sendable, Hashable, Codable, Identifiable {
     /// The map's content version: the SHA-256 of its file in hexadecimal. It changes when
     /// the file is replaced, so a client sees a rollout (and which replicas have it).
     public var version: String?
+    /// Where the map lies on the earth, when it is georeferenced.
+    public var georeference: Georeference?
+    /// The area its cameras covered, when it is georeferenced: what `POST /scrs/geopose`
+    /// compares a phone's GPS reading with.
+    public var area: GeoArea?
 
     public init(id: String, name: String, keyframes: Int? = nil, points: Int? = nil, sections: [String] = [],
-                version: String? = nil) {
+                version: String? = nil, georeference: Georeference? = nil, area: GeoArea? = nil) {
         self.id = id; self.name = name; self.keyframes = keyframes; self.points = points; self.sections = sections
-        self.version = version
+        self.version = version; self.georeference = georeference; self.area = area
     }
 }
 
