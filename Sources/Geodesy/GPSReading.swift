@@ -7,6 +7,11 @@
 ///   it ×1.73 here.
 /// - `altitudeAccuracy`: metres, the 95 % bound on the height's error (W3C
 ///   `altitudeAccuracy`), nil when the device does not state one.
+///
+/// JSON, with the W3C member names (what `session.json` frames and the service's requests
+/// carry): `{"latitude": 52.37, "longitude": 4.89, "altitude": 2.5, "accuracy": 8,
+/// "altitudeAccuracy": 15}`; `altitude` and `altitudeAccuracy` may be left out (a missing
+/// altitude is taken as 0 with no altitude accuracy: the height then carries no weight).
 public struct GPSReading: Sendable, Hashable, Codable {
     public var position: GeodeticPosition
     public var accuracy: Double
@@ -40,5 +45,31 @@ public struct GPSReading: Sendable, Hashable, Codable {
     /// reading has none, from `defaultAltitudeAccuracy` (both 95 %, ≈ 1.96 σ).
     public func verticalSigma(defaultAltitudeAccuracy: Double) -> Double {
         (altitudeAccuracy ?? defaultAltitudeAccuracy) / 1.959_963_984_540_054
+    }
+}
+
+extension GPSReading {
+    private enum CodingKeys: String, CodingKey { case latitude, longitude, altitude, accuracy, altitudeAccuracy }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let altitude = try c.decodeIfPresent(Double.self, forKey: .altitude)
+        self.init(position: GeodeticPosition(latitude: try c.decode(Double.self, forKey: .latitude),
+                                             longitude: try c.decode(Double.self, forKey: .longitude),
+                                             height: altitude ?? 0),
+                  accuracy: try c.decode(Double.self, forKey: .accuracy),
+                  altitudeAccuracy: altitude == nil ? nil : try c.decodeIfPresent(Double.self, forKey: .altitudeAccuracy))
+        if let p = problem {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription: "not a GPS reading: \(p)"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(position.latitude, forKey: .latitude)
+        try c.encode(position.longitude, forKey: .longitude)
+        try c.encode(position.height, forKey: .altitude)
+        try c.encode(accuracy, forKey: .accuracy)
+        try c.encodeIfPresent(altitudeAccuracy, forKey: .altitudeAccuracy)
     }
 }

@@ -34,11 +34,8 @@ extension RequestHandler {
         let reading = request.bestGeolocation
         let candidates = GeoMapChoice(viewingReach: configuration.geoViewingReachMetres).candidates(maps, reading: reading)
         guard let first = candidates.first else {
-            let why = reading.map { r in
-                String(format: "no georeferenced map lies within reach of the GPS reading (%.6f, %.6f, accuracy %.0f m)",
-                       r.position.latitude, r.position.longitude, r.accuracy)
-            } ?? "the service holds no georeferenced map"
-            throw APIError(status: 404, code: "no_map_nearby", message: why)
+            guard let reading else { throw APIError(status: 404, code: "no_map_nearby", message: "the service holds no georeferenced map") }
+            throw Self.noMapNearby(reading)
         }
         state.mapId = first
         return LocalizationJob(image: image, request: LocalizeRequest(mapId: first, intrinsics: intrinsics),
@@ -56,6 +53,13 @@ extension RequestHandler {
                                        accuracy: .init(position: accuracy.position, orientation: accuracy.rotationDegrees),
                                        geopose: geoPose)
         return (.json(response), answer.status.rawValue)
+    }
+
+    /// The 404 of a reading near no georeferenced map.
+    static func noMapNearby(_ r: GPSReading) -> APIError {
+        APIError(status: 404, code: "no_map_nearby",
+                 message: String(format: "no georeferenced map lies within reach of the GPS reading (%.6f, %.6f, accuracy %.0f m)",
+                                 r.position.latitude, r.position.longitude, r.accuracy))
     }
 
     private static let geoPoseDecoder = JSONDecoder()

@@ -344,11 +344,21 @@ final class RequestHandler: Sendable {
             throw APIError(status: 415, code: "unsupported_media_type",
                            message: "the image part must be image/jpeg or image/png, not \(t.prefix(60))")
         }
-        let request: LocalizeRequest
+        var request: LocalizeRequest
         do {
             request = try Self.requestDecoder.decode(LocalizeRequest.self, from: Data(requestPart.body))
         } catch {
             throw .badRequest("malformed_json", "the request part is not a valid localize request: \(Self.describe(error))")
+        }
+        var otherMaps: [String] = []
+        if request.mapId.isEmpty, let location = request.location {
+            // No map named: the georeferenced maps within reach of the reading, nearest first.
+            let maps = try engineCall { () throws(LocalizationEngineError) in try engine.maps() }
+                .filter { state.grant?.allows(mapId: $0.id) ?? true }
+            let candidates = GeoMapChoice(viewingReach: configuration.geoViewingReachMetres).candidates(maps, reading: location)
+            guard let first = candidates.first else { throw Self.noMapNearby(location) }
+            request.mapId = first
+            otherMaps = Array(candidates.dropFirst())
         }
         guard !request.mapId.isEmpty, request.mapId.count <= 200 else {
             throw .badRequest("bad_request", "mapId must be 1 to 200 characters")
@@ -359,7 +369,7 @@ final class RequestHandler: Sendable {
             throw .unprocessable("invalid_intrinsics", "impossible intrinsics: \(problem)")
         }
         try checkImage(imagePart.body, for: request.intrinsics)
-        return LocalizationJob(image: imagePart.body, request: request)
+        return LocalizationJob(image: imagePart.body, request: request, otherMaps: otherMaps)
     }
 
     /// An image's header against the intrinsics it comes with, and the pixel cap.

@@ -118,4 +118,22 @@ struct GeoPoseEndpointTests {
         #expect(try Self.post(f, try Self.body(f, gps: Self.here), token: "not-a-token").status == 401)
         #expect(try Self.post(f, try Self.body(f, gps: Self.here), token: nil).status == 401)
     }
+
+    @Test func aLocalizeRequestWithALocationAndNoMapIsAnsweredFromTheMapNearIt() async throws {
+        let f = try Self.fixture()
+        defer { f.server.stop(); try? FileManager.default.removeItem(at: f.directory) }
+        let near = LocalTangentFrame(origin: Self.there).position(ofENU: SIMD3(-15, 25, 0))
+        let answer = try await f.server.client.localize(image: f.jpeg, request: LocalizeRequest(
+            mapId: "", intrinsics: f.camera, location: GPSReading(position: near, accuracy: 12)))
+        #expect(answer.mapId == "there" && answer.status == .localized, "\(answer.mapId) \(answer.reason ?? "")")
+        let expected = try #require(f.georeferences["there"]).geoPose(cameraToMap: try #require(f.local.pose))
+        let geoPose = try #require(answer.geoPose)
+        #expect(length(LocalTangentFrame(origin: expected.position).enu(of: geoPose.position)) < 0.10)
+        // 500 m from both maps: refused.
+        let between = LocalTangentFrame(origin: Self.here).position(ofENU: SIMD3(500, 0, 0))
+        await #expect(throws: (any Error).self) {
+            _ = try await f.server.client.localize(image: f.jpeg, request: LocalizeRequest(
+                mapId: "", intrinsics: f.camera, location: GPSReading(position: between, accuracy: 12)))
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Geodesy
 import Geometry
 
 /// The `request` part of `POST /v1/localize`: which map, the camera's intrinsics for the
@@ -15,19 +16,26 @@ public struct LocalizeRequest: Sendable, Hashable, Codable {
     /// Gravity (world down) in camera coordinates (x right, y down, z forward), any length:
     /// what ARKit/ARCore give with a gravity-aligned world. See `Localizer.localize`.
     public var gravity: SIMD3<Double>?
+    /// The phone's GPS reading (W3C names, see `GPSReading`). With it the map id may be
+    /// left empty: the service then tries its georeferenced maps within reach of the reading.
+    public var location: GPSReading?
 
-    public init(mapId: String, intrinsics: CameraIntrinsics, prior: Pose? = nil, gravity: SIMD3<Double>? = nil) {
+    public init(mapId: String, intrinsics: CameraIntrinsics, prior: Pose? = nil, gravity: SIMD3<Double>? = nil,
+                location: GPSReading? = nil) {
         self.mapId = mapId; self.intrinsics = intrinsics; self.prior = prior; self.gravity = gravity
+        self.location = location
     }
 
-    private enum CodingKeys: String, CodingKey { case mapId, intrinsics, prior, gravity }
+    private enum CodingKeys: String, CodingKey { case mapId, intrinsics, prior, gravity, location }
     private enum IntrinsicsKeys: String, CodingKey { case width, height, fx, fy, cx, cy, distortion }
 
     // Intrinsics are decoded here rather than with CameraIntrinsics' synthesized Codable
     // because on the wire `distortion` is optional.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        mapId = try c.decode(String.self, forKey: .mapId)
+        location = try c.decodeIfPresent(GPSReading.self, forKey: .location)
+        // A request with a location may leave the map to the service.
+        mapId = location == nil ? try c.decode(String.self, forKey: .mapId) : try c.decodeIfPresent(String.self, forKey: .mapId) ?? ""
         let i = try c.nestedContainer(keyedBy: IntrinsicsKeys.self, forKey: .intrinsics)
         intrinsics = CameraIntrinsics(
             width: try i.decode(Int.self, forKey: .width), height: try i.decode(Int.self, forKey: .height),
@@ -54,5 +62,6 @@ public struct LocalizeRequest: Sendable, Hashable, Codable {
         if !intrinsics.distortion.isEmpty { try i.encode(intrinsics.distortion, forKey: .distortion) }
         try c.encodeIfPresent(prior, forKey: .prior)
         if let g = gravity { try c.encode([g.x, g.y, g.z], forKey: .gravity) }
+        try c.encodeIfPresent(location, forKey: .location)
     }
 }
