@@ -1,3 +1,4 @@
+import Geodesy
 import Geometry
 
 /// A recorded camera session: `session.json` beside a `frames/` folder.
@@ -56,10 +57,15 @@ public struct RecordedSession: Sendable, Hashable, Codable {
         /// +y up, as ARKit's and ARCore's are: the frame's `gravity` is read from it
         /// (`SessionValidator` checks it against the ground truth).
         public var odometry: Pose?
+        /// The phone's GPS reading when the frame was taken (W3C names: `latitude`,
+        /// `longitude`, `altitude`, `accuracy`, `altitudeAccuracy`), when recorded. A map
+        /// built from frames that carry them is georeferenced from them.
+        public var gps: GPSReading?
 
-        public init(id: String, timestamp: Double, image: String, pose: Pose? = nil, odometry: Pose? = nil) {
+        public init(id: String, timestamp: Double, image: String, pose: Pose? = nil, odometry: Pose? = nil,
+                    gps: GPSReading? = nil) {
             self.id = id; self.timestamp = timestamp; self.image = image
-            self.pose = pose; self.odometry = odometry
+            self.pose = pose; self.odometry = odometry; self.gps = gps
         }
 
         /// The device's gravity in camera coordinates (unit), from its odometry: device
