@@ -73,7 +73,7 @@ let package = Package(
         // The localizer against a map.
         .target(name: "Localization", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Geodesy", "Support"]),
         // Builds a map from posed images.
-        .target(name: "MapBuilding", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support"]),
+        .target(name: "MapBuilding", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Geodesy", "Support"]),
         // SQLite: the map file, and the database wrapper the token store uses too.
         .target(name: "Storage", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Geodesy", "Support", "CSQLite"]),
         // Other tools' formats (COLMAP, TUM, nerfstudio) to and from sessions; session checks;
@@ -82,7 +82,7 @@ let package = Package(
         // Accuracy against ground truth, run comparison, the HTML report.
         .target(name: "Evaluation", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support"]),
         // The synthetic scene and session generator.
-        .target(name: "SceneSynthesis", dependencies: ["VPSModel", "Vision", "Geometry", "Support"]),
+        .target(name: "SceneSynthesis", dependencies: ["VPSModel", "Vision", "Geometry", "Geodesy", "Support"]),
         // HTTP client for the VPS service (libcurl).
         .target(name: "VPSClient", dependencies: ["VPSModel", "Support", "CCurl"]),
         // HTTP service (libmicrohttpd), tokens, routes, metrics.
@@ -102,7 +102,7 @@ let package = Package(
             name: "arcloud",
             dependencies: ["Benchmarks", "Baselines", "SceneSynthesis", "Evaluation", "Formats", "MapBuilding",
                            "Storage", "MapModel", "Localization", "VPSModel", "VPSServer", "VPSClient", "GraffityARCloud",
-                           "Vision", "Geometry", "Support", "CommandLineOptions"]
+                           "Vision", "Geometry", "Geodesy", "Support", "CommandLineOptions"]
         ),
 
         // Helpers several test targets share (fixtures, scratch folders, synthetic maps).

@@ -28,6 +28,9 @@ public struct MapBuildReport: Sendable {
     public var points = 0
     public var observations = 0
     public var words = 0
+    /// How the map was georeferenced from its frames' GPS readings, or why it was not
+    /// (nil when no frame had one).
+    public var georeference: String?
 
     public init() {}
 

@@ -1,3 +1,4 @@
+import Geodesy
 /// Figures about a map: sizes, track lengths, reprojection error, vocabulary occupancy,
 /// per-section counts. `arcloud map inspect` prints them (or their JSON).
 public struct MapStatistics: Sendable, Hashable, Codable {
@@ -13,6 +14,9 @@ public struct MapStatistics: Sendable, Hashable, Codable {
     public var units: MapUnits
     /// `+y`, `x,y,z` or `unknown`.
     public var up: MapUpDirection
+    /// Where the map lies on the earth, how that was found and the fit's residuals; nil
+    /// when it is not georeferenced.
+    public var georeference: Georeference?
     public var keyframes: Int
     public var points: Int
     /// Descriptors the points can be matched by (one per distinct viewing direction).
@@ -40,6 +44,7 @@ public struct MapStatistics: Sendable, Hashable, Codable {
         name = map.metadata.name
         units = map.metadata.units
         up = map.metadata.up
+        georeference = map.metadata.georeference
         keyframes = map.keyframes.count
         points = map.points.count
         viewDescriptors = map.viewDescriptors.count

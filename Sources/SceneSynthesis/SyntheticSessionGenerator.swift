@@ -1,3 +1,4 @@
+import Geodesy
 import Foundation
 import Geometry
 import Vision
@@ -295,6 +296,11 @@ public struct SyntheticSessionGenerator: Sendable {
         }
         let odometry = OdometryDrift().odometry(for: gt, seed: seed)
         for i in frames.indices { frames[i].odometry = odometry[i] }
+        if let georeference = options.georeference {
+            let readings = Self.gpsReadings(of: frames.map { $0.pose!.center }, georeference, noise: options.gpsNoise,
+                                            seed: seed)
+            for i in frames.indices { frames[i].gps = readings[i] }
+        }
         let session = RecordedSession(name: options.name, camera: cam, frames: frames)
         try session.write(toDirectory: directory)
         try scene.write(toDirectory: directory)
@@ -382,4 +388,27 @@ public struct SyntheticSessionGenerator: Sendable {
 public struct SynthesisError: Error, Sendable, CustomStringConvertible {
     public let description: String
     public init(_ message: String) { description = message }
+
+}
+
+extension SyntheticSessionGenerator {
+    /// GPS readings of `centres` (map coordinates) placed on the earth by `georeference`,
+    /// each off by Gaussian noise of `noise` metres per horizontal axis and twice that in
+    /// height, stating the 95 % accuracies of that noise. Seeded: the same session always
+    /// gets the same readings.
+    static func gpsReadings(of centres: [SIMD3<Double>], _ georeference: Georeference, noise: Double,
+                            seed: UInt64) -> [GPSReading] {
+        var rng = SeededRandom(seed: seed, stream: "gps")
+        let frame = georeference.frame
+        return centres.map { c in
+            let e = georeference.enu(ofMapPoint: c) + noise * SIMD3(rng.gaussian(), rng.gaussian(), 2 * rng.gaussian())
+            let p = frame.position(ofENU: e)
+            // Readings carry centimetres, as phones report them.
+            let rounded = GeodeticPosition(latitude: (p.latitude * 1e7).rounded() / 1e7,
+                                           longitude: (p.longitude * 1e7).rounded() / 1e7,
+                                           height: (p.height * 100).rounded() / 100)
+            return GPSReading(position: rounded, accuracy: max(2.4477 * noise, 0.01),
+                              altitudeAccuracy: max(1.96 * 2 * noise, 0.01))
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Geodesy
 import Foundation
 import VPSModel
 
@@ -52,6 +53,13 @@ public struct SyntheticSessionOptions: Sendable, Hashable {
     /// Texture density relative to the default (walls 256 px/m); lower is faster and
     /// blurrier, for small test renders.
     public var textureScale: Double = 1
+    /// Where the scene lies on the earth: the session's frames then carry GPS readings of
+    /// their true positions through it, with `gpsNoise` (nil: no readings).
+    public var georeference: Georeference? = nil
+    /// Standard deviation of each horizontal coordinate of a GPS reading, metres (the
+    /// height's is twice it, as phones' are worse vertically). The readings state their 95 %
+    /// accuracy accordingly (2.45 times it horizontally, 1.96 times the height's).
+    public var gpsNoise: Double = 5
 
     public init(name: String) { self.name = name }
 
@@ -68,6 +76,8 @@ public struct SyntheticSessionOptions: Sendable, Hashable {
         if !(motionBlur >= 0 && motionBlur <= 5) { return "motion blur must be 0...5" }
         if !(textureScale >= 0.05 && textureScale <= 4) { return "texture scale must be 0.05...4" }
         if jpegQuality < 1 || jpegQuality > 100 { return "JPEG quality must be 1...100" }
+        if !(gpsNoise >= 0 && gpsNoise <= 10_000) { return "GPS noise must be 0...10000 m" }
+        if let p = georeference?.problem { return "georeference: \(p)" }
         return nil
     }
 }

@@ -1,3 +1,4 @@
+import Geodesy
 import Foundation
 import Geometry
 
@@ -9,10 +10,14 @@ public struct MapBuildFrame: Sendable, Hashable {
     public var pose: Pose
     public var intrinsics: CameraIntrinsics
     public var imageURL: URL
+    /// The phone's GPS reading for the frame (a session's `gps`, a photo's EXIF), when
+    /// known: the map is georeferenced from these.
+    public var gps: GPSReading?
 
-    public init(name: String, timestamp: Double, pose: Pose, intrinsics: CameraIntrinsics, imageURL: URL) {
+    public init(name: String, timestamp: Double, pose: Pose, intrinsics: CameraIntrinsics, imageURL: URL,
+                gps: GPSReading? = nil) {
         self.name = name; self.timestamp = timestamp; self.pose = pose
-        self.intrinsics = intrinsics; self.imageURL = imageURL
+        self.intrinsics = intrinsics; self.imageURL = imageURL; self.gps = gps
     }
 
     /// The frames of a recorded session that have a ground-truth pose.
@@ -21,7 +26,7 @@ public struct MapBuildFrame: Sendable, Hashable {
         try session.frames.compactMap { f in
             guard let pose = f.pose else { return nil }
             return MapBuildFrame(name: f.id, timestamp: f.timestamp, pose: pose, intrinsics: session.camera,
-                                 imageURL: try RecordedSession.imageURL(of: f, in: directory))
+                                 imageURL: try RecordedSession.imageURL(of: f, in: directory), gps: f.gps)
         }
     }
 }

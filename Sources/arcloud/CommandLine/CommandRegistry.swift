@@ -16,6 +16,7 @@ let allCommands: [any Command.Type] = [
     MapBuildCommand.self,
     MapInspectCommand.self,
     MapMergeCommand.self,
+    MapGeorefCommand.self,
     MapSceneExportCommand.self,
     MapSceneImportCommand.self,
     ServeCommand.self,

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import SceneSynthesis
 import VPSModel
 
@@ -93,6 +94,12 @@ struct DatasetSynthCommand: Command {
         let textureScale = Option("texture-scale", .number().placeholder("K"), default: defaults.textureScale,
                                   help: "Texture density relative to 256 px/m on walls (128 on a street's facades)")
         let noCeiling = Flag("no-ceiling", help: "Leave the ceilings out (a street has none)")
+        let georef = Option("georef", .text.placeholder("LAT,LON,H,HEADING"),
+                            help: "Place the scene on the earth: its origin at this WGS 84 position, its +x axis at "
+                                + "this compass bearing; every frame then carries a GPS reading (session.json 'gps')")
+        let gpsNoise = Option("gps-noise", .number().placeholder("M"), default: defaults.gpsNoise,
+                              help: "With --georef: GPS noise, metres (standard deviation per horizontal axis; twice "
+                                  + "that in height)")
     }
 
     static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
@@ -118,6 +125,13 @@ struct DatasetSynthCommand: Command {
         o.textureFolder = args.textures.map { URL(fileURLWithPath: $0, isDirectory: true) }
         o.ceilings = !args.noCeiling
         o.textureScale = args.textureScale
+        if let text = args.georef {
+            let (origin, heading) = try GeodeticArgument.parse(text, option: "georef", heading: true)
+            o.georeference = try Georeference.manual(origin: origin, headingDegrees: heading!)
+        } else if args.isGiven(\.gpsNoise) {
+            throw UsageError("option '--gps-noise' goes with --georef")
+        }
+        o.gpsNoise = args.gpsNoise
         if let p = o.problem { throw UsageError(p) }
 
         var generator = try SyntheticSessionGenerator(options: o)

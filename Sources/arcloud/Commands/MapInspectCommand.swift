@@ -10,7 +10,8 @@ struct MapInspectCommand: Command {
         USAGE: arcloud map inspect <map.vpsmap> [--json]
 
         Loads the map (checking it as `localize` would) and prints: name, source, camera,
-        units (metres or unknown) and up direction (a vector or unknown), file size and
+        units (metres or unknown) and up direction (a vector or unknown), the georeference
+        (where the map lies on the earth, how it was found, the fit's residuals), file size and
         load time; keyframes, points, observations and the track-length
         histogram; the reprojection error of every observation (mean, median, 95th
         percentile, max) recomputed from the stored poses; the vocabulary (words, depth,
@@ -54,6 +55,7 @@ struct MapInspectCommand: Command {
                        + (c.distortion.isEmpty ? "" : " distortion \(c.distortion.map(f6).joined(separator: " "))"))
         }
         out.append("  units \(m.units), up \(m.up)")
+        out.append("  " + MapGeorefCommand.describe(m.georeference))
         out.append("keyframes    \(stats.keyframes)")
         out.append("points       \(stats.points) (\(stats.viewDescriptors) view descriptors)")
         out.append("observations \(stats.observations) (mean track length \(fmt(stats.meanTrackLength)))")
