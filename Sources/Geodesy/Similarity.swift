@@ -21,7 +21,7 @@ struct Similarity {
     /// coordinates alone, in closed form; the vertical translation as the weighted mean of
     /// what the scale leaves. Nil when the points coincide horizontally.
     static func yawOnly(_ x: [SIMD3<Double>], _ y: [SIMD3<Double>], horizontal wh: [Double], vertical wv: [Double],
-                        points: [Int]) -> Similarity? {
+                        points: [Int], scale held: Double? = nil) -> Similarity? {
         var w = 0.0, cx = SIMD2<Double>.zero, cy = SIMD2<Double>.zero
         for i in points {
             w += wh[i]; cx += wh[i] * SIMD2(x[i].x, x[i].y); cy += wh[i] * SIMD2(y[i].x, y[i].y)
@@ -38,7 +38,8 @@ struct Similarity {
         }
         // Points closer than round-off of their own coordinates determine no direction.
         guard sxx > w * pow(1e-9 * max(spread, .leastNormalMagnitude), 2) else { return nil }
-        let θ = atan2(d, c), s = (c * c + d * d).squareRoot() / sxx
+        // The best yaw does not depend on the scale: a held scale only replaces the fitted one.
+        let θ = atan2(d, c), s = held ?? (c * c + d * d).squareRoot() / sxx
         let r = Matrix3(rows: SIMD3(cos(θ), -sin(θ), 0), SIMD3(sin(θ), cos(θ), 0), SIMD3(0, 0, 1))
         let rc = r * SIMD3(cx.x, cx.y, 0)
         var wz = 0.0, tz = 0.0
@@ -53,7 +54,7 @@ struct Similarity {
     /// then Gauss–Newton steps with the horizontal and vertical weighted apart. Nil when the
     /// points are collinear or coincide.
     static func spatial(_ x: [SIMD3<Double>], _ y: [SIMD3<Double>], horizontal wh: [Double], vertical wv: [Double],
-                        points: [Int]) -> Similarity? {
+                        points: [Int], scale held: Double? = nil) -> Similarity? {
         var w = 0.0, cx = SIMD3<Double>.zero, cy = SIMD3<Double>.zero
         for i in points { w += wh[i]; cx += wh[i] * x[i]; cy += wh[i] * y[i] }
         guard w > 0 else { return nil }
@@ -77,9 +78,10 @@ struct Similarity {
         var scale = 0.0
         for n in a.indices { scale += wh[points[n]] * dot(b[n], rotation * a[n]) }
         scale /= sxx
+        if let held { scale = held }
         var model = Similarity(scale: scale, rotation: rotation, translation: cy - scale * (rotation * cx))
         guard model.isUsable else { return nil }
-        model.refine(x, y, horizontal: wh, vertical: wv, points: points, centre: cx)
+        model.refine(x, y, horizontal: wh, vertical: wv, points: points, centre: cx, holdScale: held != nil)
         return model.isUsable ? model : nil
     }
 
@@ -94,7 +96,7 @@ struct Similarity {
     /// Gauss–Newton on rotation (a left increment), log scale and translation, minimising
     /// Σ wh (Δe² + Δn²) + wv Δu², from this transform. Leaves it unchanged if a step fails.
     private mutating func refine(_ x: [SIMD3<Double>], _ y: [SIMD3<Double>], horizontal wh: [Double],
-                                 vertical wv: [Double], points: [Int], centre: SIMD3<Double>) {
+                                 vertical wv: [Double], points: [Int], centre: SIMD3<Double>, holdScale: Bool) {
         // In coordinates centred on the map points, rotation and translation decouple best.
         var t = translation + scale * (rotation * centre)
         var r = rotation, s = scale
@@ -115,6 +117,11 @@ struct Similarity {
                         for k in 0..<7 { h[j][k] += weights[row] * jac[row][j] * jac[row][k] }
                     }
                 }
+            }
+            // A held scale: its row and column out of the system, its step zero.
+            if holdScale {
+                for j in 0..<7 { h[3][j] = 0; h[j][3] = 0 }
+                h[3][3] = 1; g[3] = 0
             }
             guard let δ = solve(h, g), δ.allSatisfy(\.isFinite) else { return }
             let ω = SIMD3(δ[0], δ[1], δ[2])

@@ -55,6 +55,9 @@ public enum SimilarityFit {
         public var seed: UInt64
         /// What the georeference says it was fitted to.
         public var source: Georeference.Source
+        /// Metres per map unit when the map knows it (a metric map: 1), held instead of
+        /// fitted: GPS noise would otherwise stretch the map by a percent or more. nil fits it.
+        public var scale: Double? = nil
 
         public init(mapUp: SIMD3<Double>? = SIMD3(0, 1, 0), defaultAltitudeAccuracy: Double = 50,
                     inlierChiSquare: Double = 14.16, minimumBaselineSigmas: Double = 5, maxIterations: Int = 2000,
@@ -67,6 +70,7 @@ public enum SimilarityFit {
         /// Why these options cannot be used, or nil.
         public var problem: String? {
             if let u = mapUp, !(length(u).isFinite && length(u) > 0) { return "the map's up direction must be finite and not zero" }
+            if let s = scale, !(s.isFinite && s > 0) { return "a held scale must be positive and finite" }
             guard GPSReading.accuracyRange.contains(defaultAltitudeAccuracy) else {
                 return "defaultAltitudeAccuracy \(defaultAltitudeAccuracy) m is outside 0.001…1000000 m"
             }
@@ -115,8 +119,8 @@ public enum SimilarityFit {
         let upright = options.mapUp.map { rotation(taking: $0 / length($0), to: SIMD3(0, 0, 1)) } ?? .identity
         let x = usable.map { upright * correspondences[$0].mapPosition }
         let estimate: ([Int]) -> Similarity? = options.mapUp == nil
-            ? { Similarity.spatial(x, y, horizontal: wh, vertical: wv, points: $0) }
-            : { Similarity.yawOnly(x, y, horizontal: wh, vertical: wv, points: $0) }
+            ? { Similarity.spatial(x, y, horizontal: wh, vertical: wv, points: $0, scale: options.scale) }
+            : { Similarity.yawOnly(x, y, horizontal: wh, vertical: wv, points: $0, scale: options.scale) }
         let sampleSize = options.mapUp == nil ? 3 : 2
 
         func χ2(_ m: Similarity, _ i: Int) -> Double {

@@ -8,7 +8,7 @@ extension MapBuilder {
     /// (`SimilarityFit`): nil when fewer than three frames have one, or when the fit is
     /// refused (a path too short for the readings' noise, no consensus). A map is still
     /// built then; it answers in map coordinates only.
-    func georeference(_ frames: [MapBuildFrame], up: MapUpDirection, _ run: inout StageRun,
+    func georeference(_ frames: [MapBuildFrame], up: MapUpDirection, units: MapUnits, _ run: inout StageRun,
                       _ log: (String) -> Void) -> Georeference? {
         let correspondences = frames.compactMap { f in
             f.gps.map { SimilarityFit.Correspondence(mapPosition: f.pose.center, reading: $0) }
@@ -16,6 +16,8 @@ extension MapBuilder {
         guard !correspondences.isEmpty else { return nil }
         var options = SimilarityFit.Options()
         options.mapUp = up.vector
+        // A metric map's scale is known: GPS noise would only stretch it.
+        if units == .metres { options.scale = 1 }
         do {
             let g = try SimilarityFit.fit(correspondences, options: options).georeference
             let r = g.residuals!

@@ -76,7 +76,7 @@ public struct MapBuilder: Sendable {
         var meta = metadata
         meta.builder = options.summary.merging(meta.builder) { _, given in given }
         if meta.camera == nil { meta.camera = frames[0].intrinsics }
-        if meta.georeference == nil { meta.georeference = georeference(allFrames, up: meta.up, &run, log) }
+        if meta.georeference == nil { meta.georeference = georeference(allFrames, up: meta.up, units: meta.units, &run, log) }
         let mapPoints = MapPoints(positions: points.positions, descriptors: points.descriptors,
                                   observationCounts: points.counts, words: vocabulary.words,
                                   sections: sections)

@@ -97,6 +97,31 @@ import Testing
         #expect(try SimilarityFit.fit(correspondences) == result, "not deterministic")
     }
 
+    /// A metric map's scale held: the fit keeps it exactly, and with it the heading and
+    /// the place come out closer than a fitted scale lets them, and its own 95 % bound
+    /// (`Georeference.bounds(at:)`) holds the error.
+    @Test func aHeldScaleIsKeptAndTheFitsBoundHoldsItsError() throws {
+        var truth = try Self.truth()
+        truth.scale = 1
+        var rng = SplitMix64(seed: 5)
+        let map = Self.path(count: 150, size: SIMD2(90, 30), rng: &rng)
+        let (correspondences, _) = Self.readings(of: truth, at: map, sigma: 5, verticalSigma: 10, outliers: 0.05,
+                                                 rng: &rng)
+        var options = SimilarityFit.Options()
+        options.scale = 1
+        let g = try SimilarityFit.fit(correspondences, options: options).georeference
+        #expect(g.scale == 1)
+        let free = try SimilarityFit.fit(correspondences).georeference
+        let held = Self.errors(g, truth, at: map), fitted = Self.errors(free, truth, at: map)
+        #expect(held.horizontalRMS < 1.5, "\(held)")
+        #expect(held.horizontalRMS <= fitted.horizontalRMS * 1.05, "held \(held), fitted \(fitted)")
+        for p in [map[0], map[75], map[149]] {
+            let d = truth.frame.enu(of: g.position(ofMapPoint: p)) - truth.enu(ofMapPoint: p)
+            #expect((d.x * d.x + d.y * d.y).squareRoot() <= g.bounds(at: p).horizontal, "\(d) vs \(g.bounds(at: p))")
+        }
+        #expect(g.bounds(at: map[0]).horizontal < 3 && g.bounds(at: map[0]).headingDegrees < 3)
+    }
+
     /// With the up unknown, exact readings give back the exact transform, whatever the rotation.
     @Test func freeRotationIsExactOnExactReadings() throws {
         var rng = SplitMix64(seed: 5)
