@@ -80,7 +80,7 @@ let package = Package(
         // the GPS position in a JPEG's EXIF.
         .target(name: "Formats", dependencies: ["VPSModel", "Vision", "Geometry", "Geodesy", "Support"]),
         // Accuracy against ground truth, run comparison, the HTML report.
-        .target(name: "Evaluation", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support"]),
+        .target(name: "Evaluation", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Geodesy", "Support"]),
         // The synthetic scene and session generator.
         .target(name: "SceneSynthesis", dependencies: ["VPSModel", "Vision", "Geometry", "Geodesy", "Support"]),
         // HTTP client for the VPS service (libcurl).

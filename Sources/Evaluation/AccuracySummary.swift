@@ -90,6 +90,9 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
     public var sceneScale: Double?
     /// How well the answers' own `accuracy` holds, over localized frames with ground truth.
     public var calibration: Calibration?
+    /// How close the GeoPoses lie to the truth, when the session's true georeference is
+    /// known (set by the caller: `GeoPoseCheck`).
+    public var geoPoses: GeoPoseCheck?
 
     /// Localized frames with ground truth, and how many lie within their claimed accuracy
     /// (`PoseAccuracy`, position and rotation both): a calibrated localizer keeps the share
@@ -192,6 +195,7 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
                                     + "median error / claim: position %.2f, rotation %.2f)",
                                     100 * c.fraction, c.withinClaim, c.accepted, c.medianPositionRatio, c.medianRotationRatio))
             }
+            if let g = geoPoses { lines.append(g.text) }
         } else {
             lines.append("no ground truth in this session: accuracy not measured")
         }

@@ -301,7 +301,8 @@ public struct SyntheticSessionGenerator: Sendable {
                                             seed: seed)
             for i in frames.indices { frames[i].gps = readings[i] }
         }
-        let session = RecordedSession(name: options.name, camera: cam, frames: frames)
+        var session = RecordedSession(name: options.name, camera: cam, frames: frames)
+        session.georeference = options.georeference
         try session.write(toDirectory: directory)
         try scene.write(toDirectory: directory)
         return Summary(frames: frames.count, pathLength: pieces.reduce(0) { $0 + $1.length },
@@ -393,22 +394,23 @@ public struct SynthesisError: Error, Sendable, CustomStringConvertible {
 
 extension SyntheticSessionGenerator {
     /// GPS readings of `centres` (map coordinates) placed on the earth by `georeference`,
-    /// each off by Gaussian noise of `noise` metres per horizontal axis and twice that in
-    /// height, stating the 95 % accuracies of that noise. Seeded: the same session always
-    /// gets the same readings.
+    /// each off by Gaussian noise whose 95 % horizontal radius is `noise` metres (σ = noise /
+    /// 2.45 per axis; 2σ in height), stating those 95 % accuracies. Seeded: the same session
+    /// always gets the same readings.
     static func gpsReadings(of centres: [SIMD3<Double>], _ georeference: Georeference, noise: Double,
                             seed: UInt64) -> [GPSReading] {
         var rng = SeededRandom(seed: seed, stream: "gps")
         let frame = georeference.frame
         return centres.map { c in
-            let e = georeference.enu(ofMapPoint: c) + noise * SIMD3(rng.gaussian(), rng.gaussian(), 2 * rng.gaussian())
+            let sigma = noise / 2.447_746_830_680_816
+            let e = georeference.enu(ofMapPoint: c) + sigma * SIMD3(rng.gaussian(), rng.gaussian(), 2 * rng.gaussian())
             let p = frame.position(ofENU: e)
             // Readings carry centimetres, as phones report them.
             let rounded = GeodeticPosition(latitude: (p.latitude * 1e7).rounded() / 1e7,
                                            longitude: (p.longitude * 1e7).rounded() / 1e7,
                                            height: (p.height * 100).rounded() / 100)
-            return GPSReading(position: rounded, accuracy: max(2.4477 * noise, 0.01),
-                              altitudeAccuracy: max(1.96 * 2 * noise, 0.01))
+            return GPSReading(position: rounded, accuracy: max(noise, 0.01),
+                              altitudeAccuracy: max(1.959_963_984_540_054 * 2 * sigma, 0.01))
         }
     }
 }

@@ -56,9 +56,10 @@ public struct SyntheticSessionOptions: Sendable, Hashable {
     /// Where the scene lies on the earth: the session's frames then carry GPS readings of
     /// their true positions through it, with `gpsNoise` (nil: no readings).
     public var georeference: Georeference? = nil
-    /// Standard deviation of each horizontal coordinate of a GPS reading, metres (the
-    /// height's is twice it, as phones' are worse vertically). The readings state their 95 %
-    /// accuracy accordingly (2.45 times it horizontally, 1.96 times the height's).
+    /// The GPS readings' horizontal accuracy, metres: the radius holding 95 % of them
+    /// around the truth, as a phone states it (W3C `accuracy`). Each reading is drawn with
+    /// that noise (a standard deviation of noise / 2.45 per horizontal axis, twice that in
+    /// height, as phones are worse vertically) and states it.
     public var gpsNoise: Double = 5
 
     public init(name: String) { self.name = name }

@@ -61,6 +61,8 @@ public struct BatchReport: Sendable {
         public static let groundTruth = "groundtruth.tum"
         public static let summary = "summary.json"
         public static let report = "report.html"
+        /// The GeoPoses as GeoJSON, when the map is georeferenced (`TrajectoryGeoJSON`).
+        public static let geoJSON = "trajectory.geojson"
     }
 
     public func write(to folder: URL) throws {
@@ -88,6 +90,12 @@ public struct BatchReport: Sendable {
         if !truth.isEmpty {
             try (header + truth.map { $0 + "\n" }.joined())
                 .write(to: folder.appendingPathComponent(File.groundTruth), atomically: true, encoding: .utf8)
+        }
+        let geoJSONFile = folder.appendingPathComponent(File.geoJSON)
+        if let geoJSON = TrajectoryGeoJSON.document(outcomes) {
+            try geoJSON.write(to: geoJSONFile, options: .atomic)
+        } else {
+            try? FileManager.default.removeItem(at: geoJSONFile)
         }
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         try encoder.encode(summary).write(to: folder.appendingPathComponent(File.summary), options: .atomic)

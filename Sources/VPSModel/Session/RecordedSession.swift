@@ -15,6 +15,10 @@ public struct RecordedSession: Sendable, Hashable, Codable {
     public var frames: [Frame]
     /// Timed user actions for the simulator, in order of time.
     public var script: [ScriptAction]?
+    /// Where the scene truly lies on the earth, when known exactly (a synthetic session
+    /// made with `--georef`): the ground truth that answers' GeoPoses are scored against,
+    /// as `pose` is for their poses.
+    public var georeference: Georeference?
 
     public init(version: Int = RecordedSession.currentVersion, name: String, camera: CameraIntrinsics,
                 frames: [Frame], script: [ScriptAction]? = nil) {
@@ -22,7 +26,7 @@ public struct RecordedSession: Sendable, Hashable, Codable {
         self.frames = frames; self.script = script
     }
 
-    private enum CodingKeys: String, CodingKey { case version, name, camera, frames, script }
+    private enum CodingKeys: String, CodingKey { case version, name, camera, frames, script, georeference }
 
     /// Decodes `session.json`'s form. A script longer than `ScriptLimits.maxActions` is
     /// refused by its count, before its actions are decoded (a `DatasetProblem`).
@@ -39,6 +43,7 @@ public struct RecordedSession: Sendable, Hashable, Codable {
             }
             script = try c.decode([ScriptAction].self, forKey: .script)
         }
+        georeference = try c.decodeIfPresent(Georeference.self, forKey: .georeference)
     }
 
     /// One recorded camera frame.

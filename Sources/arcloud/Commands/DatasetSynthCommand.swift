@@ -98,8 +98,8 @@ struct DatasetSynthCommand: Command {
                             help: "Place the scene on the earth: its origin at this WGS 84 position, its +x axis at "
                                 + "this compass bearing; every frame then carries a GPS reading (session.json 'gps')")
         let gpsNoise = Option("gps-noise", .number().placeholder("M"), default: defaults.gpsNoise,
-                              help: "With --georef: GPS noise, metres (standard deviation per horizontal axis; twice "
-                                  + "that in height)")
+                              help: "With --georef: the GPS readings' horizontal accuracy, metres (the radius "
+                                  + "holding 95 % of them, as phones state it; heights twice as noisy)")
     }
 
     static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {

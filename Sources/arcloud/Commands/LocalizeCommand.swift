@@ -21,7 +21,10 @@ struct LocalizeCommand: Command {
         cores, and writes into the output folder:
           results.jsonl     one JSON object per frame (id, image, status, pose, accuracy,
                             section, inliers, error, timings); accuracy holds the pose's
-                            95 % error bounds: position (map units) and rotationDegrees
+                            95 % error bounds: position (map units) and rotationDegrees;
+                            on a georeferenced map also geoPose (OGC GeoPose: lat, lon,
+                            h and the camera's orientation in east-north-up) and
+                            geoAccuracy (metres, degrees)
           trajectory.tum    the estimated trajectory (TUM format, the frames' recorded
                             timestamps: `evo_ape tum <the dataset's groundtruth.txt>
                             trajectory.tum` associates them); not written when no frame
@@ -30,6 +33,8 @@ struct LocalizeCommand: Command {
                             world-to-camera (COLMAP convention): the format hloc and the
                             visual-localization benchmark use
           groundtruth.tum   the session's ground truth, when it has one
+          trajectory.geojson  on a georeferenced map: the path and each frame with its
+                            accuracy, for QGIS or geojson.io
           summary.json      success rate, errors against ground truth, ATE, the share of
                             localized frames within their claimed accuracy, speed, latency
           report.html       self-contained report: recall curve, errors over time with thresholds,
@@ -143,7 +148,8 @@ struct LocalizeCommand: Command {
         // number of frames.
         let retention = thresholds.first.map { WorstFrameRetention(primary: $0) }
         let (outcomes, seconds) = try batch.run(session, in: sessionFolder, retention: retention) { progress.update($0) }
-        let summary = AccuracySummary(outcomes: outcomes, wallSeconds: seconds, thresholds: thresholds)
+        var summary = AccuracySummary(outcomes: outcomes, wallSeconds: seconds, thresholds: thresholds)
+        summary.geoPoses = session.georeference.flatMap { GeoPoseCheck(outcomes, truth: $0) }
         let report = localMap.map {
             BatchReport(session: session, in: sessionFolder, map: $0, mode: mode.rawValue, outcomes: outcomes, summary: summary)
         } ?? BatchReport(session: session, in: sessionFolder, mapName: mapName, mode: mode.rawValue,
@@ -154,6 +160,7 @@ struct LocalizeCommand: Command {
         print(summary.text)
         let files = [BatchReport.File.results, BatchReport.File.poses, BatchReport.File.summary, BatchReport.File.report]
             + (summary.localized > 0 ? [BatchReport.File.trajectory] : [])
+            + (outcomes.contains { $0.result.geoPose != nil } ? [BatchReport.File.geoJSON] : [])
         print("wrote \(out.path)/{\(files.joined(separator: ","))}")
         if summary.localized == 0 {
             print("\(BatchReport.File.trajectory) not written: no frame was localized, and evo cannot read a trajectory without poses")
