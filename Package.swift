@@ -93,10 +93,10 @@ let package = Package(
         // scale measurements. Only the `arcloud` executable and the tests link it.
         .target(name: "Benchmarks", dependencies: ["Baselines", "Evaluation", "Formats", "MapBuilding", "Storage",
                                                    "Localization", "VPSModel", "VPSServer", "VPSClient", "Vision",
-                                                   "Geometry", "Support", "MapModel"]),
+                                                   "Geometry", "Support", "MapModel", "SceneSynthesis"]),
         .executableTarget(
             name: "arcloud",
-            dependencies: ["Benchmarks", "Baselines", "SceneSynthesis", "Evaluation", "Formats", "MapBuilding",
+            dependencies: ["Benchmarks", "SceneSynthesis", "Evaluation", "Formats", "MapBuilding",
                            "Storage", "MapModel", "Localization", "VPSModel", "VPSServer", "VPSClient", "GraffityARCloud",
                            "Vision", "Geometry", "Support", "CommandLineOptions"]
         ),
@@ -132,7 +132,8 @@ let package = Package(
                                                                 "Geometry"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Evaluation", "Localization", "VPSModel",
                                                             "VPSServer", "VPSClient", "TestSupport", "Support",
-                                                            "Geometry", "Vision", "MapModel", "ServerTestSupport"]),
+                                                            "Geometry", "Vision", "MapModel", "ServerTestSupport",
+                                                            "SceneSynthesis"]),
         .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSClient", "Storage", "Localization",
                                                            "VPSModel", "MapBuilding", "TestSupport", "Support",
                                                            "Geometry", "MapModel", "ServerTestSupport"]),

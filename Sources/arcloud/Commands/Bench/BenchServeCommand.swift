@@ -1,8 +1,7 @@
-import Foundation
 import Benchmarks
+import Foundation
 import Support
 import VPSModel
-import VPSClient
 import VPSServer
 
 struct BenchServeCommand: Command {
@@ -69,79 +68,26 @@ struct BenchServeCommand: Command {
     }
 
     static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
-        let mapId = args.map
-        let frameCount = args.frames
-        let requests = args.requests
-        let roundCount = args.rounds
-        let levels = Array(Set(args.concurrency)).sorted()
         let mapsDir = URL(fileURLWithPath: args.maps, isDirectory: true)
         let engine = MapDirectoryEngine(directory: mapsDir)
-        guard engine.cache.file(of: mapId) != nil else { throw CommandFailure("no map '\(mapId)' in \(mapsDir.path)") }
-
+        guard engine.cache.file(of: args.map) != nil else { throw CommandFailure("no map '\(args.map)' in \(mapsDir.path)") }
         let sessionDir = URL(fileURLWithPath: args.dataset, isDirectory: true)
         let session = try RecordedSession.load(from: sessionDir)
-        let frames = try session.frames.prefix(frameCount).map { f in
-            VPSLoadGenerator.Frame(image: [UInt8](try Data(contentsOf: RecordedSession.imageURL(of: f, in: sessionDir))),
-                                   request: LocalizeRequest(mapId: mapId, intrinsics: session.camera,
-                                                            gravity: f.gravity))
-        }
+        let frames = try ServeBenchmark.frames(of: session, in: sessionDir, count: args.frames, mapId: args.map)
         guard !frames.isEmpty else { throw CommandFailure("the dataset has no frames") }
-
-        let store = try SQLiteTokenStore(path: ":memory:")
-        let token = try store.create(name: "bench").token
-        let server = VPSServer(engine: engine, tokens: store, configuration: VPSServerConfiguration(
-            port: 0,
-            localizationWorkers: args.workers,
-            idleCoreHelpers: args.idleHelpers,
-            maxConnectionsPerClient: 0))
-        do { try server.start() } catch { throw CommandFailure("\(error)") }
+        let (server, token) = try ServeBenchmark.startServer(engine: engine, workers: args.workers,
+                                                             idleHelpers: args.idleHelpers)
         defer { server.stop() }
-
-        let bench = ServeBenchmark(engine: engine, server: server, token: token, frames: frames, requests: requests,
-                                   levels: levels, cores: Cores.available)
-        let loadBefore = LoadAverage.read()
-        let stolenBefore = StolenTime.now()
-        // Blocking work on a named thread of its own: the per-thread CPU split leaves it out,
-        // and the Swift concurrency pool is not held.
-        let outcome = Locked<Result<[ServeBenchmark.Round], any Error>>(.success([]))
-        WorkerThreads.run(count: 1) { _ in
-            CurrentThread.setName("bench-driver")
-            outcome.withLock { $0 = Result { try bench.warmUp(); return try (0..<roundCount).map { _ in try bench.round() } } }
-        }
-        let rounds = try outcome.withLock { $0 }.get()
-        let summary = ServeBenchmark.Summary(rounds: rounds, levels: levels, cores: bench.cores)
-        let loadAfter = LoadAverage.read()
-        let stolenPercent = stolenBefore.flatMap { b in StolenTime.now().map { $0.percent(since: b) } }
-
+        let bench = ServeBenchmark(engine: engine, server: server, token: token, frames: frames, requests: args.requests,
+                                   levels: Array(Set(args.concurrency)).sorted(), cores: Cores.available)
+        let report = try bench.measure(rounds: args.rounds, mapId: args.map)
         if args.json {
-            struct Output: Encodable {
-                var map: String; var frames: Int; var requestsPerMeasurement: Int; var cores: Int; var workers: Int
-                var loadAverageBefore: [Double]; var loadAverageAfter: [Double]
-                var stolenCPUPercent: Double?
-                var summary: ServeBenchmark.Summary; var rounds: [ServeBenchmark.Round]
-            }
             let e = JSONEncoder()
             e.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try e.encode(Output(
-                map: mapId, frames: frames.count, requestsPerMeasurement: requests, cores: bench.cores,
-                workers: server.configuration.localizationWorkers,
-                loadAverageBefore: loadBefore, loadAverageAfter: loadAfter, stolenCPUPercent: stolenPercent,
-                summary: summary, rounds: rounds)),
-                         as: UTF8.self))
+            print(String(decoding: try e.encode(report), as: UTF8.self))
         } else {
-            print(String(format: "bench serve: map '%@', %d frames of %@; %d rounds x %d requests; %d cores, %d localizations at once",
-                         mapId, frames.count, session.name, rounds.count, requests, bench.cores,
-                         server.configuration.localizationWorkers))
-            print(summary.text(loadBefore: loadBefore, loadAfter: loadAfter, stolenPercent: stolenPercent))
+            print(report.text(session: session.name))
         }
-        return rounds.contains { r in r.http.contains { $0.errors > 0 } } ? 1 : 0
-    }
-}
-
-/// The 1, 5 and 15 minute load averages (`/proc/loadavg`), printed with every figure.
-enum LoadAverage {
-    static func read() -> [Double] {
-        guard let s = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return [] }
-        return s.split(separator: " ").prefix(3).compactMap { Double($0) }
+        return report.anyRequestFailed ? 1 : 0
     }
 }
