@@ -74,7 +74,7 @@ let package = Package(
         // SQLite: the map file, and the database wrapper the token store uses too.
         .target(name: "Storage", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support", "CSQLite"]),
         // Other tools' formats (COLMAP, TUM, nerfstudio) to and from sessions; session checks.
-        .target(name: "Formats", dependencies: ["VPSModel", "Vision", "Geometry", "Support"]),
+        .target(name: "Formats", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support"]),
         // Accuracy against ground truth, run comparison, the HTML report.
         .target(name: "Evaluation", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Support"]),
         // The synthetic scene and session generator.
@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "VPSModel", "TestSupport", "Geometry",
                                                          "MapModel"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "MapBuilding", "VPSModel", "Vision", "Baselines",
-                                                         "TestSupport", "Geometry", "Support"]),
+                                                         "TestSupport", "Geometry", "Support", "MapModel"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Localization", "VPSModel", "TestSupport", "Support",
                                                             "Geometry", "Vision"]),
         .testTarget(name: "SceneSynthesisTests", dependencies: ["SceneSynthesis", "Formats", "VPSModel", "Vision", "TestSupport",

@@ -3,8 +3,6 @@ import Formats
 import MapModel
 import MapBuilding
 import Storage
-import VPSModel
-import Vision
 import Support
 
 struct MapBuildCommand: Command {
@@ -103,6 +101,16 @@ struct MapBuildCommand: Command {
     static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
         let out = args.out
         try OutputLocation.checkFile(out, for: "--out")
+        let source: MapBuildSource
+        do {
+            source = try MapBuildSource(session: args.session, colmap: args.colmap, images: args.images,
+                                        nerfstudio: args.nerfstudio, skipMissing: args.skipMissing)
+        } catch { throw UsageError(error.description) }
+        var input = try MapBuildInput(source)
+        for m in input.missing { FileHandle.standardError.write(Data("  skipped \(m): image missing\n".utf8)) }
+        if let scene = args.scene.map({ URL(fileURLWithPath: $0) }) ?? (args.noScene ? nil : input.sessionScene) {
+            try input.loadScene(from: scene)
+        }
         var options = MapBuildOptions()
         options.keyframeStride = args.stride
         if let features = args.features {
@@ -113,108 +121,31 @@ struct MapBuildCommand: Command {
         options.maxReprojectionError = args.maxError
         options.threads = args.threads
         options.affineViews = args.affineViews
-        let units = args.units
-        let up = args.up
-
-        let frames: [MapBuildFrame]
-        let defaultUnits: MapUnits, defaultUp: MapUpDirection
-        var sceneURL = args.scene.map { URL(fileURLWithPath: $0) }
-        var defaultName: String
-        var source: String
-        let inputs = [("session", args.session), ("colmap", args.colmap), ("nerfstudio", args.nerfstudio)].filter { $0.1 != nil }
-        if inputs.count > 1 { throw UsageError("give one of --session, --colmap, --nerfstudio, not " + inputs.map { "--" + $0.0 }.joined(separator: " and ")) }
-        if args.skipMissing, args.nerfstudio == nil { throw UsageError("--skip-missing goes with --nerfstudio") }
-        switch (args.session, args.colmap) {
-        case (nil, nil) where args.nerfstudio != nil:
-            let path = args.nerfstudio!
-            if args.images != nil { throw UsageError("--images goes with --colmap; nerfstudio image paths are relative to transforms.json") }
-            let transforms = try NerfstudioTransforms.load(from: URL(fileURLWithPath: path), skipMissing: args.skipMissing)
-            for m in transforms.missing { FileHandle.standardError.write(Data("  skipped \(m): image missing\n".utf8)) }
-            frames = MapBuildFrame.frames(of: transforms)
-            defaultName = transforms.file.deletingLastPathComponent().lastPathComponent
-            source = MapMetadata.portableSource("nerfstudio", path: path)
-            // A capture's scale and frame are its app's own: unknown unless told.
-            defaultUnits = .unknown
-            defaultUp = .unknown
-        case (let dir?, nil):
-            if args.images != nil { throw UsageError("--images goes with --colmap, not --session") }
-            let url = URL(fileURLWithPath: dir, isDirectory: true)
-            let session: RecordedSession
-            do { session = try RecordedSession.load(from: url) } catch { throw CommandFailure("\(dir): \(error)") }
-            do { frames = try MapBuildFrame.frames(of: session, in: url) } catch { throw CommandFailure("\(dir): \(error)") }
-            if frames.isEmpty { throw CommandFailure("\(dir): no frame has a ground-truth pose; a map needs posed frames") }
-            let sessionScene = url.appendingPathComponent(SceneDescription.fileName)
-            if sceneURL == nil, !args.noScene, FileManager.default.fileExists(atPath: sessionScene.path) {
-                sceneURL = sessionScene
-            }
-            defaultName = session.name
-            source = MapMetadata.portableSource("session", path: dir)
-            // Sessions are gravity-aligned in metres (the generator; recordings are validated so).
-            defaultUnits = .metres
-            defaultUp = .plusY
-        case (nil, let model?):
-            let modelURL = URL(fileURLWithPath: model, isDirectory: true)
-            let images = args.images.map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? COLMAPModel.defaultImageFolder(for: modelURL)
-            do {
-                frames = try MapBuildFrame.frames(of: try COLMAPModel.load(from: modelURL), images: images)
-            } catch {
-                throw CommandFailure("\(error)")
-            }
-            defaultName = modelURL.lastPathComponent
-            source = MapMetadata.portableSource("colmap", path: model)
-            // A reconstruction's scale and frame are arbitrary.
-            defaultUnits = .unknown
-            defaultUp = .unknown
-        case (nil, nil): throw UsageError("give --session <dir>, --colmap <model-dir> or --nerfstudio <transforms.json>")
-        default: throw UsageError("give one of --session, --colmap, --nerfstudio")
-        }
-
-        var scene: SceneContent?
-        if let sceneURL {
-            let bytes: Data
-            do { bytes = try RegularFile.read(sceneURL) } catch { throw CommandFailure("\(error)") }
-            do {
-                scene = try JSONDecoder().decode(SceneContent.self, from: bytes)
-                if let name = try? JSONDecoder().decode(SceneDescription.self, from: bytes).name {
-                    defaultName = name
-                }
-            } catch let e as DecodingError {
-                throw CommandFailure("not scene JSON: \(DatasetProblem(e, fileName: sceneURL.path))")
-            }
-        }
 
         let quiet = args.quiet
-        let metadata = MapMetadata(name: args.name ?? defaultName, source: source,
-                                   units: units ?? defaultUnits, up: up ?? defaultUp)
-        let clock = ContinuousClock()
-        let start = clock.now
+        func note(_ line: String) { if !quiet { FileHandle.standardError.write(Data("  \(line)\n".utf8)) } }
+        let start = ContinuousClock.now
         let built: (map: VPSMap, report: MapBuildReport)
         do {
-            built = try MapBuilder(options: options).build(frames: frames, metadata: metadata, scene: scene) { line in
-                if !quiet { FileHandle.standardError.write(Data("  \(line)\n".utf8)) }
-            }
+            built = try MapBuilder(options: options).build(frames: input.frames,
+                                                           metadata: input.metadata(name: args.name, units: args.units, up: args.up),
+                                                           scene: input.scene, log: note)
         } catch let e as MapBuildError {
             throw CommandFailure(e.description)
         }
-        let writeStart = clock.now
+        let writeStart = ContinuousClock.now
         do { try built.map.write(to: out) } catch let e as MapFileError { throw CommandFailure(e.description) }
-        let writeTime = clock.now - writeStart
-        if !quiet { FileHandle.standardError.write(Data("  write: \(out) in \(String(format: "%.2f s", secs(writeTime)))\n".utf8)) }
+        note("write: \(out) in \(String(format: "%.2f s", (ContinuousClock.now - writeStart).seconds))")
 
-        let r = built.report
+        let r = built.report, m = built.map
         let size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
         let meanTrack = r.points == 0 ? 0 : Double(r.observations) / Double(r.points)
-        print("built \(out): '\(built.map.metadata.name)', \(r.keyframes) keyframes, \(r.points) points "
+        print("built \(out): '\(m.metadata.name)', \(r.keyframes) keyframes, \(r.points) points "
               + "(\(r.viewDescriptors) view descriptors), "
               + "\(r.observations) observations (mean track \(String(format: "%.2f", meanTrack))), "
-              + "\(built.map.scene.sections.count) sections, \(built.map.scene.objects.count) objects, "
-              + "units \(built.map.metadata.units), up \(built.map.metadata.up), "
-              + String(format: "%.1f MB, %.1f s", Double(size) / 1e6, secs(clock.now - start)))
+              + "\(m.scene.sections.count) sections, \(m.scene.objects.count) objects, "
+              + "units \(m.metadata.units), up \(m.metadata.up), "
+              + String(format: "%.1f MB, %.1f s", Double(size) / 1e6, (ContinuousClock.now - start).seconds))
         return 0
-    }
-
-    private static func secs(_ d: Duration) -> Double {
-        d.seconds
     }
 }
