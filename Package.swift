@@ -87,6 +87,9 @@ let package = Package(
         // The GraffityARCloud SDK port.
         .target(name: "GraffityARCloud", dependencies: ["Localization", "Storage", "VPSModel", "VPSClient", "Vision",
                                                         "Geometry", "Support", "MapModel"]),
+        // `arcloud simulate`: a recorded session replayed through the SDK, its states and
+        // events as JSON lines.
+        .target(name: "Simulation", dependencies: ["GraffityARCloud", "VPSModel", "Geometry", "Support"]),
         // Swift over BaselineCore: the OpenCV peers and baselines, synthetic test images.
         .target(name: "Baselines", dependencies: ["BaselineCore", "VisionCore", "Vision", "Geometry", "Support"]),
         // `arcloud bench`: the real-photo benchmark, the HTTP load generator, the serve and
@@ -98,7 +101,7 @@ let package = Package(
             name: "arcloud",
             dependencies: ["Benchmarks", "SceneSynthesis", "Evaluation", "Formats", "MapBuilding",
                            "Storage", "MapModel", "Localization", "VPSModel", "VPSServer", "VPSClient", "GraffityARCloud",
-                           "Vision", "Geometry", "Support", "CommandLineOptions"]
+                           "Simulation", "Vision", "Geometry", "Support", "CommandLineOptions"]
         ),
 
         // Helpers several test targets share (fixtures, scratch folders, synthetic maps).
@@ -134,6 +137,7 @@ let package = Package(
                                                             "VPSServer", "VPSClient", "TestSupport", "Support",
                                                             "Geometry", "Vision", "MapModel", "ServerTestSupport",
                                                             "SceneSynthesis"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "GraffityARCloud"]),
         .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSClient", "Storage", "Localization",
                                                            "VPSModel", "MapBuilding", "TestSupport", "Support",
                                                            "Geometry", "MapModel", "ServerTestSupport"]),

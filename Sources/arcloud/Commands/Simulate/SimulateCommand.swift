@@ -1,7 +1,7 @@
 import Foundation
 import GraffityARCloud
+import Simulation
 import VPSModel
-import Support
 
 struct SimulateCommand: Command {
     static let name = "simulate"
@@ -47,7 +47,7 @@ struct SimulateCommand: Command {
         let script = Option("script", .text.placeholder("<file>"),
                             help: "Actions to play instead of the session's own script: a JSON array of {\"time\": s, "
                                 + "\"action\": {...}} or {\"script\": [...]}; at most 10000 actions and 4 MiB")
-        let expect = Option("expect", ValueParser(placeholder: "<list>") { try SimulationExpectation.parse($0) },
+        let expect = Option("expect", SimulationExpectation.parser,
                             help: "Conditions on the final state, comma-separated: "
                                 + SimulationExpectation.allCases.map(\.rawValue).joined(separator: ", "))
     }
@@ -92,76 +92,16 @@ struct SimulateCommand: Command {
             mapId: mapId, serverURL: serverURL, accessToken: args.token,
             embeddedMapURL: serverURL == nil ? mapURL : nil, vpsRequestInterval: .seconds(interval),
             jitterSeed: clock == .virtual ? 1 : nil)
-        return try await simulate(session: session, directory: sessionURL, configuration: configuration, clock: clock,
-                                  expectations: expectations)
+        let outcome = try await SessionSimulation.run(session: session, directory: sessionURL, configuration: configuration,
+                                                      clock: clock, expectations: expectations)
+        FileHandle.standardError.write(Data("arcloud simulate: \(outcome.summary)\n".utf8))
+        return outcome.status
     }
+}
 
-    @MainActor
-    private static func simulate(session: RecordedSession, directory: URL, configuration: GraffityARCloud.Configuration,
-                                 clock: ReplayClock, expectations: [SimulationExpectation]) async throws -> Int32 {
-        let started = ContinuousClock.now
-        let sdk = GraffityARCloud(configuration: configuration)
-        let printer = SimulationPrinter()
-        sdk.delegate = printer
-        let subscription = sdk.subscribe { state in printer.printState(state) }
-        let host: ARSessionHost
-        do {
-            switch clock {
-            case .virtual: host = try sdk.makeVirtualReplay(session: session, directory: directory)
-            case .realtime: host = try sdk.makeViewController(session: session, directory: directory)
-            }
-        } catch {
-            throw CommandFailure("\(error.localizedDescription)")
-        }
-        printer.host = host
-        do {
-            try await host.loadView()
-            try await host.runToEnd()
-        } catch ARCloudError.sessionShutDown {
-            // A scripted shutdown or a rejected token: the output already says which.
-        }
-        let final = sdk.state
-        subscription.cancel()
-
-        let unmet = expectations.filter { !$0.holds(for: final, isShutDown: sdk.isShutDown) }
-        let errorExpected = expectations.contains { $0.expectsError }
-        let failedWithError = final.lastError != nil && !errorExpected
-        let status: Int32 = unmet.isEmpty && !failedWithError ? 0 : 1
-        let localized = printer.eventCounts["localization.localized"] ?? 0
-        let presented = host.currentFrameIndex.map { $0 + 1 } ?? 0
-        printer.printSummary([
-            ("session", .string(session.name)),
-            ("mapId", .string(configuration.mapId)),
-            ("backend", .string(configuration.serverURL.map { "http \($0.absoluteString)" } ?? "embedded")),
-            ("clock", .string(host.clock.rawValue)),
-            ("frames", .integer(presented)),
-            ("framesTotal", .integer(session.frames.count)),
-            ("vpsRequests", .integer(host.vpsRequestCount)),
-            ("localizedAnswers", .integer(localized)),
-            ("scriptActions", .integer(host.scriptActionsRun)),
-            ("scriptActionsTotal", .integer(host.script.count)),
-            ("events", .object(printer.eventCounts.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
-            ("collected", .array(printer.collected.map(JSONLineValue.string))),
-            ("linksOpened", .array(printer.opened.map(JSONLineValue.string))),
-            ("finalState", .object(SimulationJSON.stateFields(final))),
-            ("shutDown", .bool(sdk.isShutDown)),
-            ("expect", .array(expectations.map { .string($0.rawValue) })),
-            ("unmet", .array(unmet.map { .string($0.rawValue) })),
-            ("exitStatus", .integer(Int(status))),
-            ("wallSeconds", SimulationJSON.number((ContinuousClock.now - started).seconds, places: 3)),
-        ])
-
-        var words = ["\(presented)/\(session.frames.count) frames", "\(host.vpsRequestCount) VPS requests (\(localized) localized)"]
-        if let nav = final.navigation {
-            words.append(nav.hasArrived ? "arrived at \(nav.destination)" : "navigating to \(nav.destination)")
-        }
-        if !printer.collected.isEmpty { words.append("collected \(printer.collected.joined(separator: ", "))") }
-        if !printer.opened.isEmpty { words.append("opened \(printer.opened.joined(separator: ", "))") }
-        words.append("final: \(SimulationJSON.vpsStateName(final.vpsState))\(final.vpsState.sectionId.map { " \($0)" } ?? "")"
-                     + (sdk.isShutDown ? ", shut down" : ""))
-        if let error = final.lastError { words.append("error: \(SimulationJSON.errorCode(error))") }
-        if !unmet.isEmpty { words.append("unmet --expect: \(unmet.map(\.rawValue).joined(separator: ","))") }
-        FileHandle.standardError.write(Data("arcloud simulate: \(words.joined(separator: "; "))\n".utf8))
-        return status
+extension SimulationExpectation {
+    /// `--expect a,b`: an unknown condition is a usage mistake.
+    static let parser = ValueParser<[SimulationExpectation]>(placeholder: "<list>") { text in
+        do { return try parse(text) } catch { throw UsageError("\(error)") }
     }
 }

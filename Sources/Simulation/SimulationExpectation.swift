@@ -2,7 +2,7 @@ import Foundation
 import GraffityARCloud
 
 /// A condition `arcloud simulate --expect` checks on the session's final state.
-enum SimulationExpectation: String, CaseIterable {
+public enum SimulationExpectation: String, Sendable, CaseIterable {
     /// VPS is localized (in any section).
     case localized
     /// VPS is still localizing (no fix, no failure).
@@ -27,9 +27,10 @@ enum SimulationExpectation: String, CaseIterable {
     case noError
 
     /// True when an error in the final state is what the caller expects.
-    var expectsError: Bool { self == .failed || self == .invalidAccessToken || self == .error }
+    public var expectsError: Bool { self == .failed || self == .invalidAccessToken || self == .error }
 
-    func holds(for state: GraffityARCloud.State, isShutDown: Bool) -> Bool {
+    /// Whether the condition holds for the final `state` (and whether the SDK was shut down).
+    public func holds(for state: GraffityARCloud.State, isShutDown: Bool) -> Bool {
         switch self {
         case .localized: state.vpsState.isLocalized
         case .localizing: state.vpsState == .localizing
@@ -45,13 +46,19 @@ enum SimulationExpectation: String, CaseIterable {
         }
     }
 
+    /// An unknown condition in `--expect`: the whole message, naming the option and the
+    /// conditions there are.
+    public struct UnknownCondition: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
     /// Parses `a,b,c`.
-    static func parse(_ list: String) throws -> [SimulationExpectation] {
-        try list.split(separator: ",").map { word in
+    public static func parse(_ list: String) throws(UnknownCondition) -> [SimulationExpectation] {
+        try list.split(separator: ",").map { (word) throws(UnknownCondition) -> SimulationExpectation in
             let name = word.trimmingCharacters(in: .whitespaces)
             guard let e = SimulationExpectation(rawValue: name) else {
-                throw UsageError("unknown --expect '\(name)'; use one or more of "
-                                 + allCases.map(\.rawValue).joined(separator: ","))
+                throw UnknownCondition(description: "unknown --expect '\(name)'; use one or more of "
+                                           + allCases.map(\.rawValue).joined(separator: ","))
             }
             return e
         }

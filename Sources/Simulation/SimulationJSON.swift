@@ -3,59 +3,32 @@ import Geometry
 import GraffityARCloud
 import VPSModel
 
-/// A JSON value whose object keys keep the order they were given in, so every line of
-/// `arcloud simulate` lists its fields in one documented, stable order.
-enum JSONLineValue {
-    case string(String)
-    case number(Double)
-    case integer(Int)
-    case bool(Bool)
-    case null
-    case array([JSONLineValue])
-    case object([(String, JSONLineValue)])
-
-    /// Compact JSON text.
-    var text: String {
-        switch self {
-        case .string(let s): return JSONLiteral.string(s)
-        case .number(let d): return d.isFinite ? Self.format(d) : "null"
-        case .integer(let i): return String(i)
-        case .bool(let b): return b ? "true" : "false"
-        case .null: return "null"
-        case .array(let items): return "[" + items.map(\.text).joined(separator: ",") + "]"
-        case .object(let fields): return "{" + fields.map { JSONLiteral.string($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
-        }
-    }
-
-    /// Integral values without a fraction, others in Swift's shortest round-trip form.
-    private static func format(_ d: Double) -> String {
-        if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
-        return "\(d)"
-    }
-}
-
 /// The JSON forms of the SDK's values in `arcloud simulate` output (docs/simulate.md lists
 /// every field).
-enum SimulationJSON {
+public enum SimulationJSON {
     /// Rounded to `places` decimals: lines stay short and do not show float noise.
-    static func number(_ value: Double, places: Int) -> JSONLineValue {
+    public static func number(_ value: Double, places: Int) -> JSONLineValue {
         let scale = pow(10, Double(places))
         return .number((value * scale).rounded() / scale)
     }
 
-    static func vector(_ v: SIMD3<Double>, places: Int = 3) -> JSONLineValue {
+    /// `[x, y, z]`, each rounded to `places` decimals.
+    public static func vector(_ v: SIMD3<Double>, places: Int = 3) -> JSONLineValue {
         .array([number(v.x, places: places), number(v.y, places: places), number(v.z, places: places)])
     }
 
-    static func optional(_ s: String?) -> JSONLineValue { s.map(JSONLineValue.string) ?? .null }
+    /// The string, or null.
+    public static func optional(_ s: String?) -> JSONLineValue { s.map(JSONLineValue.string) ?? .null }
 
-    static func pose(_ p: Pose) -> JSONLineValue {
+    /// `{"t": [x, y, z], "q": [x, y, z, w]}`: T_map_camera, translation to 4 decimals
+    /// (map units), the Hamilton quaternion to 6.
+    public static func pose(_ p: Pose) -> JSONLineValue {
         .object([("t", vector(p.translation, places: 4)),
                  ("q", .array([p.rotation.x, p.rotation.y, p.rotation.z, p.rotation.w].map { number($0, places: 6) }))])
     }
 
     /// The fields of a state snapshot (after `kind` and `time`).
-    static func stateFields(_ s: GraffityARCloud.State) -> [(String, JSONLineValue)] {
+    public static func stateFields(_ s: GraffityARCloud.State) -> [(String, JSONLineValue)] {
         [("isSceneReady", .bool(s.isSceneReady)),
          ("vpsState", .string(vpsStateName(s.vpsState))),
          ("sectionId", optional(s.vpsState.sectionId)),
@@ -64,7 +37,8 @@ enum SimulationJSON {
          ("isShutDown", .bool(s.isShutDown))]
     }
 
-    static func vpsStateName(_ v: VPSState) -> String {
+    /// The VPS state's case name.
+    public static func vpsStateName(_ v: VPSState) -> String {
         switch v {
         case .notStarted: "notStarted"
         case .initializing: "initializing"
@@ -74,7 +48,8 @@ enum SimulationJSON {
         }
     }
 
-    static func navigation(_ n: NavigationState) -> JSONLineValue {
+    /// Destination, remaining waypoints and distance (map units, 2 decimals), hint, arrival.
+    public static func navigation(_ n: NavigationState) -> JSONLineValue {
         .object([("destination", .string(n.destination)),
                  ("remainingWaypoints", .array(n.remainingWaypoints.map(JSONLineValue.string))),
                  ("remainingDistance", n.remainingDistance.map { number($0, places: 2) } ?? .null),
@@ -82,12 +57,13 @@ enum SimulationJSON {
                  ("hasArrived", .bool(n.hasArrived))])
     }
 
-    static func error(_ e: ARCloudError) -> JSONLineValue {
+    /// `{"code": …, "message": …}`.
+    public static func error(_ e: ARCloudError) -> JSONLineValue {
         .object([("code", .string(errorCode(e))), ("message", .string(e.localizedDescription))])
     }
 
     /// The error's case name: a stable code for scripts to match on.
-    static func errorCode(_ e: ARCloudError) -> String {
+    public static func errorCode(_ e: ARCloudError) -> String {
         switch e {
         case .invalidAccessToken: "invalidAccessToken"
         case .accessDenied: "accessDenied"
@@ -105,7 +81,7 @@ enum SimulationJSON {
     }
 
     /// An event's name (`event` field) and its own fields.
-    static func event(_ e: ARCloudEvent) -> (name: String, fields: [(String, JSONLineValue)]) {
+    public static func event(_ e: ARCloudEvent) -> (name: String, fields: [(String, JSONLineValue)]) {
         switch e {
         case .localization(.localized(let frameId, let sectionId, let pose, let inliers)):
             return ("localization.localized", [("frameId", .string(frameId)), ("sectionId", .string(sectionId)),

@@ -7,21 +7,28 @@ import Support
 /// publishes) and each delegate event, stamped with the replay time and the frame on
 /// screen. Counts what it printed for the summary.
 @MainActor
-final class SimulationPrinter: GraffityARCloudDelegate {
-    weak var host: ARSessionHost?
-    private(set) var lines = 0
-    private(set) var eventCounts: [String: Int] = [:]
-    private(set) var collected: [String] = []
-    private(set) var opened: [String] = []
+public final class SimulationPrinter: GraffityARCloudDelegate {
+    /// The host whose replay time and frame stamp each line.
+    public weak var host: ARSessionHost?
+    /// Lines written.
+    public private(set) var lines = 0
+    /// Events written, by name.
+    public private(set) var eventCounts: [String: Int] = [:]
+    /// Ids of the objects collected, in order.
+    public private(set) var collected: [String] = []
+    /// URLs of the links opened, in order.
+    public private(set) var opened: [String] = []
     private let output: FileHandle
 
-    init(output: FileHandle = .standardOutput) { self.output = output }
+    public init(output: FileHandle = .standardOutput) { self.output = output }
 
-    func printState(_ state: GraffityARCloud.State) {
+    /// A `state` line.
+    public func printState(_ state: GraffityARCloud.State) {
         write(kind: "state", SimulationJSON.stateFields(state))
     }
 
-    func printSummary(_ fields: [(String, JSONLineValue)]) {
+    /// The `summary` line: `fields` after kind, time and frame.
+    public func printSummary(_ fields: [(String, JSONLineValue)]) {
         write(kind: "summary", fields)
     }
 
@@ -41,21 +48,19 @@ final class SimulationPrinter: GraffityARCloudDelegate {
 
     // MARK: GraffityARCloudDelegate (states come through the subscription)
 
-    func graffityARCloud(_ sdk: GraffityARCloud, didUpdateLocalization event: LocalizationEvent) {
+    public func graffityARCloud(_ sdk: GraffityARCloud, didUpdateLocalization event: LocalizationEvent) {
         printEvent(.localization(event))
     }
-    func graffityARCloud(_ sdk: GraffityARCloud, didTap event: TapEvent) { printEvent(.tap(event)) }
-    func graffityARCloud(_ sdk: GraffityARCloud, didCollect event: CollectionEvent) {
+    public func graffityARCloud(_ sdk: GraffityARCloud, didTap event: TapEvent) { printEvent(.tap(event)) }
+    public func graffityARCloud(_ sdk: GraffityARCloud, didCollect event: CollectionEvent) {
         collected.append(event.objectId)
         printEvent(.collection(event))
     }
-    func graffityARCloud(_ sdk: GraffityARCloud, didOpenLink event: LinkEvent) {
+    public func graffityARCloud(_ sdk: GraffityARCloud, didOpenLink event: LinkEvent) {
         opened.append(event.url)
         printEvent(.link(event))
     }
-    func graffityARCloud(_ sdk: GraffityARCloud, didUpdateNavigation event: NavigationEvent) {
+    public func graffityARCloud(_ sdk: GraffityARCloud, didUpdateNavigation event: NavigationEvent) {
         printEvent(.navigation(event))
     }
 }
-
-
