@@ -87,6 +87,10 @@ let package = Package(
         // The GraffityARCloud SDK port.
         .target(name: "GraffityARCloud", dependencies: ["Localization", "Storage", "VPSModel", "VPSClient", "Vision",
                                                         "Geometry", "Support", "MapModel"]),
+        // `arcloud localize --server`: frames localized through the HTTP service, retried
+        // under the SDK's policy.
+        .target(name: "RemoteLocalization", dependencies: ["VPSClient", "GraffityARCloud", "Localization", "VPSModel",
+                                                           "Geometry", "Support"]),
         // `arcloud simulate`: a recorded session replayed through the SDK, its states and
         // events as JSON lines.
         .target(name: "Simulation", dependencies: ["GraffityARCloud", "VPSModel", "Geometry", "Support"]),
@@ -101,7 +105,7 @@ let package = Package(
             name: "arcloud",
             dependencies: ["Benchmarks", "SceneSynthesis", "Evaluation", "Formats", "MapBuilding",
                            "Storage", "MapModel", "Localization", "VPSModel", "VPSServer", "VPSClient", "GraffityARCloud",
-                           "Simulation", "Vision", "Geometry", "Support", "CommandLineOptions"]
+                           "Simulation", "RemoteLocalization", "Vision", "Geometry", "Support", "CommandLineOptions"]
         ),
 
         // Helpers several test targets share (fixtures, scratch folders, synthetic maps).
@@ -137,6 +141,8 @@ let package = Package(
                                                             "VPSServer", "VPSClient", "TestSupport", "Support",
                                                             "Geometry", "Vision", "MapModel", "ServerTestSupport",
                                                             "SceneSynthesis"]),
+        .testTarget(name: "RemoteLocalizationTests", dependencies: ["RemoteLocalization", "VPSClient", "Geometry",
+                                                                    "ServerTestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "GraffityARCloud"]),
         .testTarget(name: "VPSServerTests", dependencies: ["VPSServer", "VPSClient", "Storage", "Localization",
                                                            "VPSModel", "MapBuilding", "TestSupport", "Support",

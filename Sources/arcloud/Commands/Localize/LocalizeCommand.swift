@@ -4,7 +4,9 @@ import Foundation
 import Evaluation
 import MapModel
 import VPSModel
+import RemoteLocalization
 import Storage
+import VPSClient
 
 struct LocalizeCommand: Command {
     static let name = "localize"
@@ -108,7 +110,12 @@ struct LocalizeCommand: Command {
                 throw UsageError("--\(local) is for the embedded localizer; with --server use --concurrency")
             }
             workers = args.concurrency
-            let remote = try await LocalizeOverService.connect(server: server, token: args.token, mapId: mapPath)
+            guard let token = args.token ?? ProcessInfo.processInfo.environment["ARCLOUD_TOKEN"], !token.isEmpty else {
+                throw UsageError("--server needs --token <token> (or ARCLOUD_TOKEN in the environment)")
+            }
+            let client: VPSClient
+            do { client = try VPSClient(baseURL: server, token: token) } catch { throw UsageError("--server: \(error)") }
+            let remote = try await ServiceFrameLocalizer.connect(client, mapId: mapPath)
             service = remote.localizer
             mapName = remote.mapName
             batch = BatchLocalizer(mode: mode, workers: workers, useGravity: useGravity) { _ in remote.localizer }
@@ -158,8 +165,12 @@ struct LocalizeCommand: Command {
         if summary.localized == 0 {
             print("\(BatchReport.File.trajectory) not written: no frame was localized, and evo cannot read a trajectory without poses")
         }
-        if let service, case let status = LocalizeOverService.finish(service, frames: session.frames.count), status != 0 {
-            return status
+        if let service {
+            print(service.report)
+            if let failure = service.failure(frames: session.frames.count) {
+                FileHandle.standardError.write(Data("arcloud: localize: \(failure)\n".utf8))
+                return 1
+            }
         }
         if let failure = gate?.failure(summary) {
             FileHandle.standardError.write(Data("localize: \(failure)\n".utf8))

@@ -15,26 +15,26 @@ import VPSClient
 ///
 /// Called from the batch's worker threads (plain threads, not the Swift concurrency pool),
 /// which wait for each exchange.
-final class ServiceFrameLocalizer: FrameLocalizer {
-    let client: VPSClient
-    let mapId: String
-    let policy: RetryPolicy
+public final class ServiceFrameLocalizer: FrameLocalizer {
+    public let client: VPSClient
+    public let mapId: String
+    public let policy: RetryPolicy
     /// Retries made, across all frames.
-    let retries = Atomic<Int>(0)
+    public let retries = Atomic<Int>(0)
     /// Frames whose request failed for good (after retries, or at once for terminal errors).
-    let failedFrames = Atomic<Int>(0)
+    public let failedFrames = Atomic<Int>(0)
     /// Map content versions the answers named: more than one means a rollout ran meanwhile.
-    let mapVersions = Locked<Set<String>>([])
+    public let mapVersions = Locked<Set<String>>([])
     private let firstFailure = Locked<String?>(nil)
 
-    init(client: VPSClient, mapId: String, policy: RetryPolicy = .default) {
+    public init(client: VPSClient, mapId: String, policy: RetryPolicy = .default) {
         self.client = client; self.mapId = mapId; self.policy = policy
     }
 
     /// The first failure's message, when any frame failed.
-    var firstFailureMessage: String? { firstFailure.withLock { $0 } }
+    public var firstFailureMessage: String? { firstFailure.withLock { $0 } }
 
-    func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?,
+    public func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?,
                   gravity: SIMD3<Double>?) throws -> LocalizationResult {
         let request = LocalizeRequest(mapId: mapId, intrinsics: intrinsics, prior: prior, gravity: gravity)
         let start = ContinuousClock.now
@@ -82,7 +82,7 @@ final class ServiceFrameLocalizer: FrameLocalizer {
 
 /// A frame the service could not answer; the batch records it as not localized with this
 /// message as the reason.
-struct ServiceFrameError: Error, CustomStringConvertible {
-    let message: String
-    var description: String { "service: \(message)" }
+public struct ServiceFrameError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { "service: \(message)" }
 }
