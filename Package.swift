@@ -57,9 +57,10 @@ let package = Package(
         .target(name: "Support"),
         // Pure Swift geometry: SE(3) poses, quaternions, camera intrinsics.
         .target(name: "Geometry"),
-        // Command-line options declared once per command, from which its parsing, its check
-        // for unknown options and its help's OPTIONS section follow (the arcloud tool's).
-        .target(name: "CommandLineOptions"),
+        // A command-line tool of commands (the arcloud tool's): each command's options declared
+        // once, from which its parsing, its check for unknown options and its help's OPTIONS
+        // section follow; dispatch by command name, exit statuses, progress on stderr.
+        .target(name: "CommandLineOptions", dependencies: ["Support"]),
         // Swift value-type API over VisionCore.
         .target(name: "Vision", dependencies: ["VisionCore", "Geometry", "Support"]),
         // The data model, pure Swift: recorded sessions, scene content and navigation,

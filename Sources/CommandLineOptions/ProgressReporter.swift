@@ -3,15 +3,17 @@ import Support
 
 /// Progress of a batch job on stderr: a redrawn bar on a terminal, a plain line every tenth of the job
 /// otherwise (logs and CI stay readable).
-final class ProgressReporter: Sendable {
+public final class ProgressReporter: Sendable {
     private let total: Int
     private let label: String
     private let isTTY = isatty(STDERR_FILENO) == 1
     private let lastDecile = Locked(-1)
 
-    init(label: String, total: Int) { self.label = label; self.total = max(total, 1) }
+    /// Progress of `total` items (at least 1), each line or bar headed by `label`.
+    public init(label: String, total: Int) { self.label = label; self.total = max(total, 1) }
 
-    func update(_ done: Int) {
+    /// `done` items of the total are finished; callable from any thread.
+    public func update(_ done: Int) {
         if isTTY {
             let width = 30, filled = width * done / total
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)

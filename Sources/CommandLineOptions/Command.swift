@@ -1,12 +1,12 @@
 import Foundation
 
-/// One `arcloud` command (or a group of subcommands).
-protocol Command: Sendable {
+/// One command of a `CommandLineTool` (or one subcommand of a group: `map build`).
+public protocol Command: Sendable {
     /// The command's options, flags and positionals, each declared once.
     associatedtype Options: CommandArguments
-    /// The word after `arcloud`, e.g. `localize`, or `map build` for a subcommand.
+    /// The words after the tool's name, e.g. `localize`, or `map build` for a subcommand.
     static var name: String { get }
-    /// One line for `arcloud --help`.
+    /// One line for the tool's `--help`.
     static var summary: String { get }
     /// The `--help` text before its OPTIONS section: usage lines and what the command does.
     static var overview: String { get }
@@ -17,19 +17,20 @@ protocol Command: Sendable {
 }
 
 extension Command {
-    static var epilogue: String { "" }
+    public static var epilogue: String { "" }
 
     /// The full `--help` text; its OPTIONS section is made from `Options`.
-    static var help: String {
+    public static var help: String {
         [overview, Options.optionsHelp, epilogue].filter { !$0.isEmpty }.joined(separator: "\n\n")
     }
 
     /// Parses `arguments` (those after the command's name), prints the parser's warnings on
-    /// stderr and runs the command. Throws `UsageError` for a mistake in the arguments.
-    static func main(_ arguments: [String]) async throws -> Int32 {
+    /// stderr as `<tool> <name>: warning: …` and runs the command. Throws `UsageError` for a
+    /// mistake in the arguments.
+    public static func main(_ arguments: [String], tool: String) async throws -> Int32 {
         let args = try ParsedArguments<Options>(arguments)
         for warning in args.warnings {
-            FileHandle.standardError.write(Data("arcloud \(name): warning: \(warning)\n".utf8))
+            FileHandle.standardError.write(Data("\(tool) \(name): warning: \(warning)\n".utf8))
         }
         return try await run(args)
     }
