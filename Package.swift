@@ -106,7 +106,7 @@ let package = Package(
             name: "arcloud",
             dependencies: ["Benchmarks", "SceneSynthesis", "Evaluation", "Formats", "MapBuilding",
                            "Storage", "MapModel", "Localization", "VPSModel", "VPSServer", "VPSClient", "GraffityARCloud",
-                           "Simulation", "RemoteLocalization", "Vision", "Geometry", "Support", "CommandLineOptions"]
+                           "Simulation", "RemoteLocalization", "Vision", "Support", "CommandLineOptions"]
         ),
 
         // Helpers several test targets share (fixtures, scratch folders, synthetic maps).

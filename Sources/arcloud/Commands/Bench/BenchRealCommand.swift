@@ -53,11 +53,6 @@ struct BenchRealCommand: Command {
     }
 
     static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
-        var folders = args.folders
-        if folders.isEmpty {
-            let shared = "../shared/real"
-            folders = [FileManager.default.fileExists(atPath: shared) ? shared : "Tests/Fixtures/real"]
-        }
         var localizerOptions = LocalizerOptions()
         if let features = args.features {
             localizerOptions.orb.featureCount = features
@@ -65,14 +60,8 @@ struct BenchRealCommand: Command {
         }
         var buildOptions = MapBuildOptions()
         buildOptions.affineViews = args.affineViews
-        if let features = args.mapFeatures {
-            buildOptions.orb.featureCount = features
-            buildOptions.minFeaturesPerMap = 0
-        }
-        let splitFolders = folders.flatMap { RealPhotoSplit.folders(under: URL(fileURLWithPath: $0, isDirectory: true)) }
-        guard !splitFolders.isEmpty else {
-            throw CommandFailure("no split (a folder with map/ and query/) under \(folders.joined(separator: ", "))")
-        }
+        if let features = args.mapFeatures { buildOptions.useFeatureCount(features) }
+        let splitFolders = try RealPhotoSplit.folders(under: args.folders.isEmpty ? [RealPhotoSplit.defaultRoot] : args.folders)
         if !args.json { print(RealPhotoTable.headline) }
         var results: [RealPhotoSplitResult] = []
         for dir in splitFolders {
@@ -89,9 +78,7 @@ struct BenchRealCommand: Command {
             if args.frames { RealPhotoTable.frameLines(result.methods).forEach { print($0) } }
         }
         if args.json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(RealPhotoReport(splits: results)), as: UTF8.self))
+            try printJSON(RealPhotoReport(splits: results))
         } else {
             print(RealPhotoTable.total(results))
         }

@@ -1,5 +1,6 @@
 import Benchmarks
 import Foundation
+import VPSModel
 
 struct BenchScaleCommand: Command {
     static let name = "bench scale"
@@ -77,9 +78,7 @@ struct BenchScaleCommand: Command {
         let bench = ScaleBenchmark(sizes: args.sizes, work: work, fresh: args.fresh, baseline: baseline)
         let results = try bench.run { FileHandle.standardError.write(Data("bench scale: \($0)\n".utf8)) }
         if args.json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(ScaleSummary(results: results)), as: UTF8.self))
+            try printJSON(ScaleSummary(results: results))
         } else {
             print(ScaleTables.render(results))
         }
@@ -103,10 +102,7 @@ struct BenchScaleCommand: Command {
                 (label: $0.0, dir: URL(fileURLWithPath: $0.1, isDirectory: true))
             })
         }
-        let report = try ScaleProbe.measure(map: map, sessions: sessions, baseline: baseline)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        try encoder.encode(report).write(to: URL(fileURLWithPath: out))
+        try ScaleProbe.write(try ScaleProbe.measure(map: map, sessions: sessions, baseline: baseline), to: out)
         return 0
     }
 }

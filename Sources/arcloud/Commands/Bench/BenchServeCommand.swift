@@ -82,9 +82,7 @@ struct BenchServeCommand: Command {
                                    levels: Array(Set(args.concurrency)).sorted(), cores: Cores.available)
         let report = try bench.measure(rounds: args.rounds, mapId: args.map)
         if args.json {
-            let e = JSONEncoder()
-            e.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try e.encode(report), as: UTF8.self))
+            try printJSON(report)
         } else {
             print(report.text(session: session.name))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Formats
+import VPSModel
 
 struct DatasetImportNerfstudioCommand: Command {
     static let name = "dataset import-nerfstudio"

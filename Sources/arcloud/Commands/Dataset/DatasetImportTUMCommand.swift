@@ -1,5 +1,4 @@
 import Foundation
-import Geometry
 import Formats
 import VPSModel
 
@@ -55,31 +54,12 @@ struct DatasetImportTUMCommand: Command {
     static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
         let sequence = URL(fileURLWithPath: args.sequence, isDirectory: true)
         let out = URL(fileURLWithPath: args.out, isDirectory: true)
-        var camera: CameraIntrinsics
-        let pinhole = [("fx", args.fx), ("fy", args.fy), ("cx", args.cx), ("cy", args.cy)]
-        if let preset = args.camera {
-            if pinhole.contains(where: { $0.1 != nil }) || args.distortion != nil {
-                throw UsageError("give either --camera or --fx/--fy/--cx/--cy, not both")
-            }
-            camera = TUMImporter.presets[preset]!  // the parser took `preset` from these keys
-        } else {
-            let f = try pinhole.map { name, value in
-                guard let value else { throw UsageError("missing --camera or --\(name)") }
-                return value
-            }
-            camera = CameraIntrinsics(width: 640, height: 480, fx: f[0], fy: f[1], cx: f[2], cy: f[3],
-                                      distortion: args.distortion ?? [])
-        }
-        if let size = args.size {
-            camera.width = size.width; camera.height = size.height
-        } else if args.camera == nil {
-            // The size of the first listed image.
-            if let first = try? TUMImporterSupport.firstImage(sequence), let header = ImageHeader.read(first) {
-                camera.width = header.width; camera.height = header.height
-            }
-        }
-        if let p = camera.problem { throw UsageError("camera: \(p)") }
-        var importer = TUMImporter(camera: camera)
+        var importer: TUMImporter
+        do {
+            importer = TUMImporter(camera: try TUMImporter.camera(
+                preset: args.camera, fx: args.fx, fy: args.fy, cx: args.cx, cy: args.cy, distortion: args.distortion,
+                size: args.size.map { ($0.width, $0.height) }, sequence: sequence))
+        } catch { throw UsageError(error.description) }
         importer.maxGap = args.maxGap
         importer.maxDifference = args.maxDifference
         importer.requirePose = args.requirePose
@@ -93,16 +73,5 @@ struct DatasetImportTUMCommand: Command {
         let posed = session.frames.filter { $0.pose != nil }.count
         print("\(out.path): \(session.frames.count) frames, \(posed) with ground truth")
         return 0
-    }
-}
-
-enum TUMImporterSupport {
-    static func firstImage(_ sequence: URL) throws -> URL? {
-        let text = try RegularFile.text(sequence.appendingPathComponent("rgb.txt"))
-        for line in text.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
-            let f = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            if f.count >= 2 { return try ContainedPath.regularFile(String(f[1]), in: sequence, source: "rgb.txt") }
-        }
-        return nil
     }
 }

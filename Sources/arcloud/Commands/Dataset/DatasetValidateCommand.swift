@@ -1,6 +1,5 @@
 import Foundation
 import Formats
-import VPSModel
 
 struct DatasetValidateCommand: Command {
     static let name = "dataset validate"
@@ -40,38 +39,18 @@ struct DatasetValidateCommand: Command {
 
     static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
         let dir = URL(fileURLWithPath: args.session, isDirectory: true)
-        var problems: [DatasetProblem]
-        var loaded: RecordedSession?
-        switch SessionValidator.load(directory: dir) {
-        case .failure(let problem):
-            problems = [problem]
-        case .success(let session):
-            var progress: (@Sendable (Int) -> Void)?
-            if !args.quiet, session.frames.count >= progressFromFrames {
-                let reporter = ProgressReporter(label: "dataset validate \(session.name)", total: session.frames.count)
-                progress = { reporter.update($0) }
-            }
-            problems = SessionValidator.validate(session, directory: dir, progress: progress)
-            loaded = session
+        let check = try SessionFolderCheck(folder: dir) { session in
+            guard !args.quiet, session.frames.count >= progressFromFrames else { return nil }
+            let reporter = ProgressReporter(label: "dataset validate \(session.name)", total: session.frames.count)
+            return { reporter.update($0) }
         }
-        let sceneFile = dir.appendingPathComponent(SceneDescription.fileName)
-        if FileManager.default.fileExists(atPath: sceneFile.path) {
-            do { _ = try SceneDescription.load(from: sceneFile) } catch let p as DatasetProblem { problems.append(p) }
-        }
-        if !problems.isEmpty {
-            for p in problems { print(p.description) }
+        if !check.problems.isEmpty {
+            for p in check.problems { print(p.description) }
             fflush(nil)  // problems on stdout before the summary on stderr
-            FileHandle.standardError.write(Data("arcloud: dataset validate: \(problems.count) problem(s) in \(dir.path)\n".utf8))
+            FileHandle.standardError.write(Data("arcloud: dataset validate: \(check.problems.count) problem(s) in \(dir.path)\n".utf8))
             return 1
         }
-        if !args.quiet, let session = loaded {
-            let posed = session.frames.filter { $0.pose != nil }.count
-            let odo = session.frames.filter { $0.odometry != nil }.count
-            let span = (session.frames.last?.timestamp ?? 0) - (session.frames.first?.timestamp ?? 0)
-            print("\(dir.path): valid — '\(session.name)', \(session.frames.count) frames over "
-                  + String(format: "%.1f", span) + " s, \(session.camera.width)x\(session.camera.height), "
-                  + "\(posed) with ground truth, \(odo) with odometry")
-        }
+        if !args.quiet, let summary = check.summary { print("\(dir.path): \(summary)") }
         return 0
     }
 }

@@ -51,51 +51,25 @@ struct CompareCommand: Command {
 
     static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
         let a = args.runA, b = args.runB
-        let maxRegressions = args.maxRegressions
         let urlA = URL(fileURLWithPath: a), urlB = URL(fileURLWithPath: b)
         let runA = try RunResults.load(from: urlA), runB = try RunResults.load(from: urlB)
-        let primary = try primaryThreshold(a, try RunResults.summary(in: urlA), b, try RunResults.summary(in: urlB))
-        let threshold = try changeThreshold(args, primary: primary)
+        let primary = try RunComparison.primaryThreshold(a, try RunResults.summary(in: urlA), b, try RunResults.summary(in: urlB))
+        let threshold: ErrorThreshold
+        do {
+            threshold = try RunComparison.changeThreshold(primary: primary, centimetres: args.thresholdCm,
+                                                          percent: args.thresholdPercent, degrees: args.thresholdDeg)
+        } catch { throw UsageError(error.description) }
         let comparison = RunComparison(runA, runB, threshold: threshold, primary: primary)
         guard comparison.common > 0 else {
             throw CommandFailure("\(a) and \(b) share no frame id: they are not runs on the same session")
         }
         for line in comparison.frameLines { print(line) }
         print("compare \(a) → \(b): \(comparison.summaryLine)")
-        if comparison.regressions > maxRegressions {
-            FileHandle.standardError.write(Data("compare: \(comparison.regressions) regressions, more than --max-regressions \(maxRegressions)\n".utf8))
+        if comparison.regressions > args.maxRegressions {
+            FileHandle.standardError.write(Data(("compare: \(comparison.regressions) regressions, more than "
+                                                 + "--max-regressions \(args.maxRegressions)\n").utf8))
             return 1
         }
         return 0
-    }
-
-    /// Run A's primary threshold (metric when A has no summary.json), after checking that B
-    /// was scored in the same units.
-    static func primaryThreshold(_ a: String, _ summaryA: AccuracySummary?,
-                                 _ b: String, _ summaryB: AccuracySummary?) throws -> ErrorThreshold {
-        let primaryA = summaryA?.recall.first?.threshold ?? ErrorThreshold.standard[0]
-        if let primaryB = summaryB?.recall.first?.threshold,
-           (primaryA.sceneScaleShare == nil) != (primaryB.sceneScaleShare == nil) {
-            func units(_ t: ErrorThreshold) -> String { t.sceneScaleShare == nil ? "metres" : "shares of the scene scale (map in unknown units)" }
-            throw CommandFailure("\(a) is scored in \(units(primaryA)), \(b) in \(units(primaryB)): they are not runs on the same map")
-        }
-        return primaryA
-    }
-
-    /// The change threshold: run A's primary one, with the options given replacing its parts.
-    static func changeThreshold(_ args: ParsedArguments<Options>, primary: ErrorThreshold) throws -> ErrorThreshold {
-        let degrees = args.thresholdDeg ?? primary.degrees
-        if let scale = primary.sceneScale {
-            guard args.thresholdCm == nil else {
-                throw UsageError("--threshold-cm: run A's map is in unknown units; give --threshold-percent (of the scene scale)")
-            }
-            let percent = args.thresholdPercent ?? 100 * primary.sceneScaleShare!
-            return ErrorThreshold(sceneScaleShare: percent / 100, of: scale, degrees: degrees)
-        }
-        guard args.thresholdPercent == nil else {
-            throw UsageError("--threshold-percent: run A's map is metric; give --threshold-cm")
-        }
-        let cm = args.thresholdCm ?? primary.translation * 100
-        return ErrorThreshold(metres: cm / 100, degrees: degrees)
     }
 }

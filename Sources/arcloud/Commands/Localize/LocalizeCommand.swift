@@ -1,5 +1,6 @@
 import Localization
 import Support
+import Formats
 import Foundation
 import Evaluation
 import MapModel
@@ -86,18 +87,14 @@ struct LocalizeCommand: Command {
     }
 
     static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
-        let mapPath = args.map
-        let sessionPath = args.session
-        let mode = args.mode
-        let gate = args.minRecall.map { RecallGate(minimum: $0) }
-        let sessionURL = URL(fileURLWithPath: sessionPath)
+        let mapPath = args.map, mode = args.mode
+        let sessionURL = URL(fileURLWithPath: args.session)
         let session = try RecordedSession.load(from: sessionURL)
         // A session no frame of which can localize is a failure, not an empty success; the
         // checks are those of every reader (dataset validate, simulate, the SDK).
-        try SessionArgument.refuseUnusable(session, at: sessionURL)
+        try SessionValidator.requireUsable(session, at: sessionURL)
         let out = URL(fileURLWithPath: args.out ?? "out/\(session.name)")
         try OutputLocation.prepareFolder(out.path, for: "--out")
-        let useGravity = !args.noGravity
 
         let batch: BatchLocalizer
         let mapName: String
@@ -118,7 +115,7 @@ struct LocalizeCommand: Command {
             let remote = try await ServiceFrameLocalizer.connect(client, mapId: mapPath)
             service = remote.localizer
             mapName = remote.mapName
-            batch = BatchLocalizer(mode: mode, workers: workers, useGravity: useGravity) { _ in remote.localizer }
+            batch = BatchLocalizer(mode: mode, workers: workers, useGravity: !args.noGravity) { _ in remote.localizer }
         } else {
             if args.token != nil || args.isGiven(\.concurrency) {
                 throw UsageError("--token and --concurrency go with --server")
@@ -134,37 +131,22 @@ struct LocalizeCommand: Command {
             mapName = map.metadata.name
             localMap = map
             batch = BatchLocalizer(localizer: try Localizer(map: map, options: options), mode: mode, workers: workers,
-                                   useGravity: useGravity)
+                                   useGravity: !args.noGravity)
         }
 
         let progress = ProgressReporter(label: "localize \(session.name)", total: session.frames.count)
         let sessionFolder = sessionURL.hasDirectoryPath || sessionURL.pathExtension != "json"
             ? sessionURL : sessionURL.deletingLastPathComponent()
-        // Thresholds in metres on a metric map; on a map in unknown units, shares of the scale
-        // of the scene the session saw (its ground-truth cameras; the map's own scale when
-        // they cannot give one). Over --server the map's units are not known here: metres.
-        let units = localMap?.metadata.units ?? .metres
-        let sceneScale = SceneScale.of(session.frames.compactMap(\.pose)) ?? localMap.map { MapScale(map: $0).length } ?? 1
-        let thresholds = ErrorThreshold.forMap(units: units, sceneScale: sceneScale)
-        // Inlier matches only for the frames the report can draw: memory stays flat in the
-        // number of frames.
-        let retention = thresholds.first.map { WorstFrameRetention(primary: $0) }
-        let (outcomes, seconds) = try batch.run(session, in: sessionFolder, retention: retention) { progress.update($0) }
-        let summary = AccuracySummary(outcomes: outcomes, wallSeconds: seconds, thresholds: thresholds)
-        let report = localMap.map {
-            BatchReport(session: session, in: sessionFolder, map: $0, mode: mode.rawValue, outcomes: outcomes, summary: summary)
-        } ?? BatchReport(session: session, in: sessionFolder, mapName: mapName, mode: mode.rawValue,
-                         outcomes: outcomes, summary: summary)
+        let scoring = BatchScoring(session: session, map: localMap)
+        let (outcomes, seconds) = try batch.run(session, in: sessionFolder, retention: scoring.retention) { progress.update($0) }
+        let summary = AccuracySummary(outcomes: outcomes, wallSeconds: seconds, thresholds: scoring.thresholds)
+        let report = BatchReport(session: session, in: sessionFolder, map: localMap, mapName: mapName, mode: mode.rawValue,
+                                 outcomes: outcomes, summary: summary)
         try report.write(to: out)
         print("session \(session.name) against map \(mapName), mode \(mode.rawValue), "
               + (service.map { "\($0.client.baseURL), \(workers) requests at a time" } ?? "\(workers) workers"))
         print(summary.text)
-        let files = [BatchReport.File.results, BatchReport.File.poses, BatchReport.File.summary, BatchReport.File.report]
-            + (summary.localized > 0 ? [BatchReport.File.trajectory] : [])
-        print("wrote \(out.path)/{\(files.joined(separator: ","))}")
-        if summary.localized == 0 {
-            print("\(BatchReport.File.trajectory) not written: no frame was localized, and evo cannot read a trajectory without poses")
-        }
+        report.writtenLines(folder: out).forEach { print($0) }
         if let service {
             print(service.report)
             if let failure = service.failure(frames: session.frames.count) {
@@ -172,7 +154,7 @@ struct LocalizeCommand: Command {
                 return 1
             }
         }
-        if let failure = gate?.failure(summary) {
+        if let failure = args.minRecall.flatMap({ RecallGate(minimum: $0).failure(summary) }) {
             FileHandle.standardError.write(Data("localize: \(failure)\n".utf8))
             return 1
         }

@@ -4,6 +4,7 @@ import MapModel
 import MapBuilding
 import Storage
 import Support
+import VPSModel
 
 struct MapBuildCommand: Command {
     static let name = "map build"
@@ -113,10 +114,7 @@ struct MapBuildCommand: Command {
         }
         var options = MapBuildOptions()
         options.keyframeStride = args.stride
-        if let features = args.features {
-            options.orb.featureCount = features
-            options.minFeaturesPerMap = 0
-        }
+        if let features = args.features { options.useFeatureCount(features) }
         options.minTrackLength = args.minTrack
         options.maxReprojectionError = args.maxError
         options.threads = args.threads
@@ -137,15 +135,8 @@ struct MapBuildCommand: Command {
         do { try built.map.write(to: out) } catch let e as MapFileError { throw CommandFailure(e.description) }
         note("write: \(out) in \(String(format: "%.2f s", (ContinuousClock.now - writeStart).seconds))")
 
-        let r = built.report, m = built.map
         let size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
-        let meanTrack = r.points == 0 ? 0 : Double(r.observations) / Double(r.points)
-        print("built \(out): '\(m.metadata.name)', \(r.keyframes) keyframes, \(r.points) points "
-              + "(\(r.viewDescriptors) view descriptors), "
-              + "\(r.observations) observations (mean track \(String(format: "%.2f", meanTrack))), "
-              + "\(m.scene.sections.count) sections, \(m.scene.objects.count) objects, "
-              + "units \(m.metadata.units), up \(m.metadata.up), "
-              + String(format: "%.1f MB, %.1f s", Double(size) / 1e6, (ContinuousClock.now - start).seconds))
+        print(built.report.summary(of: built.map, writtenTo: out, fileBytes: size, seconds: (ContinuousClock.now - start).seconds))
         return 0
     }
 }

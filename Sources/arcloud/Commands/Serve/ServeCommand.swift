@@ -117,34 +117,18 @@ struct ServeCommand: Command {
             minBodyBytesPerSecond: args.minBodyRate,
             maxBodyBytes: args.maxBodyMB << 20,
             shutdownGracePeriodSeconds: args.drainTimeout)
-        let tokens = try TokenStoreArgument.open(args.db)
-        let accessLog = try openAccessLog(args.accessLog)
-        let budget = args.mapCacheMB.map { $0 * 1_000_000 }
+        let tokens = try TokenStoreLocation.open(args.db, mustExist: false)
+        let accessLog = try AccessLog(target: args.accessLog)
         let engine = MapDirectoryEngine(directory: URL(fileURLWithPath: mapsDir, isDirectory: true),
-                                        cacheCapacity: args.cacheMaps,
-                                        cacheBudgetBytes: budget)
+                                        cacheCapacity: args.cacheMaps, cacheBudgetBytes: args.mapCacheMB.map { $0 * 1_000_000 })
         let server = VPSServer(engine: engine, tokens: tokens, configuration: configuration,
                                accessLog: accessLog, version: arcloudVersion)
-
-        // Signals are delivered to the dispatch sources, not the default handlers; SIGINT/
-        // SIGTERM arrive there and are handed over as a stream. The sources exist before the
-        // "listening" line, so a stop sent as soon as that line is read is never lost.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let (signals, signalled) = AsyncStream.makeStream(of: String.self)
-        let sources = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { sig, name in
-            let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            s.setEventHandler { signalled.yield(name) }
-            s.resume()
-            return s
-        }
+        let signals = ShutdownSignals()
         do { try server.start() } catch { throw CommandFailure("\(error)") }
         print("arcloud serve: listening on \(server.baseURL) (\(engine.cache.mapIds().count) maps in \(mapsDir))")
         fflush(nil)
 
-        var received = signals.makeAsyncIterator()
-        let signalName = await received.next() ?? "signal"
-        withExtendedLifetime(sources) {}
+        let signalName = await signals.next()
         FileHandle.standardError.write(Data("arcloud serve: \(signalName): draining \(server.requestsInFlight) request(s) and stopping\n".utf8))
         // stop() returns within the drain timeout plus one localizer stage; work that is not
         // interrupted (a map's first load) could hold it longer: the process exits anyway.
@@ -157,12 +141,4 @@ struct ServeCommand: Command {
         FileHandle.standardError.write(Data("arcloud serve: stopped\n".utf8))
         return 0
     }
-
-    private static func openAccessLog(_ target: String) throws -> AccessLog {
-        if target == "-" { return AccessLog(fileDescriptor: STDOUT_FILENO) }
-        let fd = open(target, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw CommandFailure("cannot open the access log '\(target)': \(String(cString: strerror(errno)))") }
-        return AccessLog(fileDescriptor: fd)
-    }
 }
-

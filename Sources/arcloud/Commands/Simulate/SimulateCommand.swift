@@ -1,7 +1,7 @@
+import Formats
 import Foundation
 import GraffityARCloud
 import Simulation
-import VPSModel
 
 struct SimulateCommand: Command {
     static let name = "simulate"
@@ -61,39 +61,15 @@ struct SimulateCommand: Command {
     }
 
     static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
-        let sessionPath = args.session
-        let mapArgument = args.map
         let clock = ReplayClock(rawValue: args.clock)!  // one of the words the parser accepts
-        let interval = args.interval
-        let expectations = args.expect ?? []
-        let serverURL = args.server
-        if serverURL == nil, args.token != nil {
-            throw UsageError("option '--token' needs '--server'")
-        }
-
-        let sessionURL = URL(fileURLWithPath: sessionPath, isDirectory: true)
-        var session: RecordedSession
-        do { session = try RecordedSession.load(from: sessionURL) } catch {
-            throw CommandFailure("cannot read the session in '\(sessionPath)': \(error)")
-        }
-        if let scriptPath = args.script {
-            do { session.script = try ScriptFile.load(from: URL(fileURLWithPath: scriptPath)) } catch {
-                throw CommandFailure("cannot use the script '\(scriptPath)': \(error)")
-            }
-        }
-        try SessionArgument.refuseUnusable(session, at: sessionURL)
-
-        let mapURL = URL(fileURLWithPath: mapArgument)
-        let mapId = mapURL.pathExtension == "vpsmap" ? mapURL.deletingPathExtension().lastPathComponent : mapArgument
-        if serverURL == nil, !FileManager.default.fileExists(atPath: mapURL.path) {
-            throw CommandFailure("no map file at '\(mapArgument)'")
-        }
-        let configuration = GraffityARCloud.Configuration(
-            mapId: mapId, serverURL: serverURL, accessToken: args.token,
-            embeddedMapURL: serverURL == nil ? mapURL : nil, vpsRequestInterval: .seconds(interval),
-            jitterSeed: clock == .virtual ? 1 : nil)
+        if args.server == nil, args.token != nil { throw UsageError("option '--token' needs '--server'") }
+        let session = try SessionSimulation.loadSession(args.session, script: args.script)
+        let sessionURL = URL(fileURLWithPath: args.session, isDirectory: true)
+        try SessionValidator.requireUsable(session, at: sessionURL)
+        let configuration = try SessionSimulation.configuration(map: args.map, server: args.server, token: args.token,
+                                                                interval: args.interval, clock: clock)
         let outcome = try await SessionSimulation.run(session: session, directory: sessionURL, configuration: configuration,
-                                                      clock: clock, expectations: expectations)
+                                                      clock: clock, expectations: args.expect ?? [])
         FileHandle.standardError.write(Data("arcloud simulate: \(outcome.summary)\n".utf8))
         return outcome.status
     }

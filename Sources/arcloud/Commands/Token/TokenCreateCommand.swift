@@ -52,13 +52,13 @@ struct TokenCreateCommand: Command {
         let lifetime = args.expires
         let maps = args.maps
         let created: (token: String, record: TokenRecord)
-        let store = try TokenStoreArgument.open(path)
+        let store = try TokenStoreLocation.open(path, mustExist: false)
         do { created = try store.create(name: name, lifetime: lifetime, maps: maps) } catch {
             throw CommandFailure("cannot write to the token store \(store.location): \(error)")
         }
         print(created.token)
         var note = "arcloud: token create: issued token \(created.record.id) '\(name)'"
-        if let e = created.record.expiresAt { note += ", expires \(TokenListCommand.format(e))" }
+        if let e = created.record.expiresAt { note += ", expires \(TokenListing.format(e))" }
         if let m = maps { note += ", maps \(m.joined(separator: ","))" }
         FileHandle.standardError.write(Data((note + "; it is shown only this once\n").utf8))
         return 0

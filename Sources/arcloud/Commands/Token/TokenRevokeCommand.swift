@@ -21,7 +21,7 @@ struct TokenRevokeCommand: Command {
 
     static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
         let path = args.db
-        let store = try TokenStoreArgument.openExisting(path)
+        let store = try TokenStoreLocation.open(path, mustExist: true)
         switch (args.id, args.name) {
         case (let n?, nil):
             guard try store.revoke(id: n) else { throw CommandFailure("no active token with id \(n)") }

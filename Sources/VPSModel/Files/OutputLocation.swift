@@ -1,22 +1,27 @@
 import Foundation
-import VPSModel
 
 /// Checks where a command will write before it does any work: a batch that runs for
 /// minutes must not fail at the end because `--out` names a file or a folder it cannot
-/// write into. Failures are one line naming the option and the path.
-enum OutputLocation {
+/// write into. Failures are one line naming the option and the path (`Refusal`).
+public enum OutputLocation {
+    /// Why an output location cannot be written: one line naming the option and the path.
+    public struct Refusal: Error, Sendable, CustomStringConvertible {
+        public let description: String
+        init(_ message: String) { description = message }
+    }
+
     /// Creates the folder `path` (and its parents) when missing and proves a file can be
     /// created in it (by creating and removing one).
-    static func prepareFolder(_ path: String, for option: String) throws {
+    public static func prepareFolder(_ path: String, for option: String) throws {
         let url = URL(fileURLWithPath: path, isDirectory: true)
         switch FileKind(atPath: path) {
         case .directory: break
         case .missing:
             do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
-                throw CommandFailure("\(option) '\(path)': cannot create the folder (\(whyNotCreated(url)))")
+                throw Refusal("\(option) '\(path)': cannot create the folder (\(whyNotCreated(url)))")
             }
         case let kind:
-            throw CommandFailure("\(option) '\(path)' is \(kind.phrase), not a folder")
+            throw Refusal("\(option) '\(path)' is \(kind.phrase), not a folder")
         }
         try probeWrite(in: url, option: option, path: path)
     }
@@ -24,14 +29,14 @@ enum OutputLocation {
     /// Checks that a file can be written at `path`: it is not a folder (or another
     /// non-regular file), and its folder exists and accepts new files (replacement is
     /// atomic, through a temporary file beside it).
-    static func checkFile(_ path: String, for option: String) throws {
+    public static func checkFile(_ path: String, for option: String) throws {
         switch FileKind(atPath: path) {
         case .regular, .missing: break
-        case let kind: throw CommandFailure("\(option) '\(path)' is \(kind.phrase), not a file")
+        case let kind: throw Refusal("\(option) '\(path)' is \(kind.phrase), not a file")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         guard FileKind(atPath: folder.path) == .directory else {
-            throw CommandFailure("\(option) '\(path)': the folder \(folder.path) does not exist")
+            throw Refusal("\(option) '\(path)': the folder \(folder.path) does not exist")
         }
         try probeWrite(in: folder, option: option, path: path)
     }
@@ -39,7 +44,7 @@ enum OutputLocation {
     private static func probeWrite(in folder: URL, option: String, path: String) throws {
         let probe = folder.appendingPathComponent(".arcloud-write-test-\(getpid())")
         guard FileManager.default.createFile(atPath: probe.path, contents: nil) else {
-            throw CommandFailure("\(option) '\(path)': cannot write in \(folder.path) (read-only or no permission)")
+            throw Refusal("\(option) '\(path)': cannot write in \(folder.path) (read-only or no permission)")
         }
         try? FileManager.default.removeItem(at: probe)
     }
