@@ -60,9 +60,10 @@ let package = Package(
         // WGS 84 geodesy, pure Swift: geodetic, ECEF and local east-north-up coordinates, a
         // map's georeference (fitted robustly to GPS readings), OGC GeoPose.
         .target(name: "Geodesy", dependencies: ["Geometry", "Support"]),
-        // Command-line options declared once per command, from which its parsing, its check
-        // for unknown options and its help's OPTIONS section follow (the arcloud tool's).
-        .target(name: "CommandLineOptions"),
+        // A command-line tool of commands (the arcloud tool's): each command's options declared
+        // once, from which its parsing, its check for unknown options and its help's OPTIONS
+        // section follow; dispatch by command name, exit statuses, progress on stderr.
+        .target(name: "CommandLineOptions", dependencies: ["Support"]),
         // Swift value-type API over VisionCore.
         .target(name: "Vision", dependencies: ["VisionCore", "Geometry", "Support"]),
         // The data model, pure Swift: recorded sessions, scene content and navigation,
@@ -77,8 +78,8 @@ let package = Package(
         // SQLite: the map file, and the database wrapper the token store uses too.
         .target(name: "Storage", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Geodesy", "Support", "CSQLite"]),
         // Other tools' formats (COLMAP, TUM, nerfstudio) to and from sessions; session checks;
-        // the GPS position in a JPEG's EXIF.
-        .target(name: "Formats", dependencies: ["VPSModel", "Vision", "Geometry", "Geodesy", "Support"]),
+        // the GPS position in a JPEG's EXIF; the choice of a map build's input.
+        .target(name: "Formats", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Geodesy", "Support"]),
         // Accuracy against ground truth, run comparison, the HTML report.
         .target(name: "Evaluation", dependencies: ["MapModel", "VPSModel", "Vision", "Geometry", "Geodesy", "Support"]),
         // The synthetic scene and session generator.
@@ -91,18 +92,26 @@ let package = Package(
         // The GraffityARCloud SDK port.
         .target(name: "GraffityARCloud", dependencies: ["Localization", "Storage", "VPSModel", "VPSClient", "Vision", "Geodesy",
                                                         "Geometry", "Support", "MapModel"]),
+        // `arcloud localize --server`: frames localized through the HTTP service, retried
+        // under the SDK's policy.
+        .target(name: "RemoteLocalization", dependencies: ["VPSClient", "GraffityARCloud", "Localization", "VPSModel",
+                                                           "Geometry", "Support"]),
+        // `arcloud simulate`: a recorded session replayed through the SDK, its states and
+        // events as JSON lines.
+        .target(name: "Simulation", dependencies: ["GraffityARCloud", "VPSModel", "Geometry", "Support"]),
         // Swift over BaselineCore: the OpenCV peers and baselines, synthetic test images.
         .target(name: "Baselines", dependencies: ["BaselineCore", "VisionCore", "Vision", "Geometry", "Support"]),
         // `arcloud bench`: the real-photo benchmark, the HTTP load generator, the serve and
         // scale measurements. Only the `arcloud` executable and the tests link it.
         .target(name: "Benchmarks", dependencies: ["Baselines", "Evaluation", "Formats", "MapBuilding", "Storage",
                                                    "Localization", "VPSModel", "VPSServer", "VPSClient", "Vision",
-                                                   "Geometry", "Support", "MapModel"]),
+                                                   "Geometry", "Support", "MapModel", "SceneSynthesis"]),
         .executableTarget(
             name: "arcloud",
-            dependencies: ["Benchmarks", "Baselines", "SceneSynthesis", "Evaluation", "Formats", "MapBuilding",
+            dependencies: ["Benchmarks", "SceneSynthesis", "Evaluation", "Formats", "MapBuilding",
                            "Storage", "MapModel", "Localization", "VPSModel", "VPSServer", "VPSClient", "GraffityARCloud",
-                           "Vision", "Geometry", "Geodesy", "Support", "CommandLineOptions"]
+                           "Simulation", "RemoteLocalization", "Vision", "Geometry", "Geodesy", "Support",
+                           "CommandLineOptions"]
         ),
 
         // Helpers several test targets share (fixtures, scratch folders, synthetic maps).
@@ -130,14 +139,18 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Geodesy", "VPSModel", "TestSupport", "Geometry",
                                                          "MapModel"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "MapBuilding", "VPSModel", "Vision", "Baselines",
-                                                         "TestSupport", "Geometry", "Geodesy", "Support"]),
+                                                         "TestSupport", "Geometry", "Geodesy", "Support", "MapModel"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Localization", "VPSModel", "TestSupport", "Support",
                                                             "Geometry", "Vision"]),
         .testTarget(name: "SceneSynthesisTests", dependencies: ["SceneSynthesis", "Formats", "VPSModel", "Vision", "TestSupport",
                                                                 "Geometry"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Evaluation", "Localization", "VPSModel",
                                                             "VPSServer", "VPSClient", "TestSupport", "Support",
-                                                            "Geometry", "Vision", "MapModel", "ServerTestSupport"]),
+                                                            "Geometry", "Vision", "MapModel", "ServerTestSupport",
+                                                            "SceneSynthesis"]),
+        .testTarget(name: "RemoteLocalizationTests", dependencies: ["RemoteLocalization", "VPSClient", "Geometry",
+                                                                    "ServerTestSupport"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "GraffityARCloud"]),
         .testTarget(name: "VPSServerTests", dependencies: ["Geodesy", "VPSServer", "VPSClient", "Storage", "Localization",
                                                            "VPSModel", "MapBuilding", "TestSupport", "Support",
                                                            "Geometry", "MapModel", "ServerTestSupport"]),

@@ -26,6 +26,19 @@ public enum SessionValidator {
         }
     }
 
+    /// A session no frame of which can be used: the first problem every reader refuses
+    /// (`RecordedSession.contentProblems`), naming the file and the field.
+    public struct Unusable: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Throws `Unusable` for the first content problem of `session` (read from `url`):
+    /// `DIR/session.json: frames[3].timestamp: …`.
+    public static func requireUsable(_ session: RecordedSession, at url: URL) throws(Unusable) {
+        guard let problem = session.contentProblems.first else { return }
+        throw Unusable(description: "\(RecordedSession.sessionFile(url).path): \(problem.location): \(problem.message)")
+    }
+
     /// The session stored in `directory`, or the one structural problem that stops its check.
     public static func load(directory: URL) -> Result<RecordedSession, DatasetProblem> {
         do {

@@ -96,6 +96,13 @@ public struct MapBuildOptions: Sendable, Hashable {
         isFewPhotos(keyframes: keyframes) ? maxDepthUncertaintyFewPhotos : maxDepthUncertainty
     }
 
+    /// Exactly `count` ORB features per keyframe, however few the keyframes (no spreading
+    /// of `minFeaturesPerMap`): what a feature count given by hand means.
+    public mutating func useFeatureCount(_ count: Int) {
+        orb.featureCount = count
+        minFeaturesPerMap = 0
+    }
+
     /// ORB features extracted per keyframe in a map of `keyframes` keyframes.
     public func featuresPerKeyframe(keyframes: Int) -> Int {
         let spread = (minFeaturesPerMap + max(keyframes, 1) - 1) / max(keyframes, 1)

@@ -1,3 +1,6 @@
+import Foundation
+import MapModel
+
 /// What the builder did: per-stage wall-clock times and counts at each step.
 public struct MapBuildReport: Sendable {
     /// Stage name and duration, in pipeline order.
@@ -35,4 +38,17 @@ public struct MapBuildReport: Sendable {
     public init() {}
 
     public var total: Duration { stages.reduce(.zero) { $0 + $1.duration } }
+
+    /// The line `arcloud map build` ends with: the file, the map's name, keyframes, points,
+    /// view descriptors, observations and mean track length, sections, objects, units, up,
+    /// the file's size (MB) and the build's time (`seconds`, writing included).
+    public func summary(of map: VPSMap, writtenTo path: String, fileBytes: Int, seconds: Double) -> String {
+        let meanTrack = points == 0 ? 0 : Double(observations) / Double(points)
+        return "built \(path): '\(map.metadata.name)', \(keyframes) keyframes, \(points) points "
+            + "(\(viewDescriptors) view descriptors), "
+            + "\(observations) observations (mean track \(String(format: "%.2f", meanTrack))), "
+            + "\(map.scene.sections.count) sections, \(map.scene.objects.count) objects, "
+            + "units \(map.metadata.units), up \(map.metadata.up), "
+            + String(format: "%.1f MB, %.1f s", Double(fileBytes) / 1e6, seconds)
+    }
 }

@@ -68,6 +68,22 @@ public final class AccessLog: Sendable {
         }
     }
 
+    /// The access log file cannot be opened: the message names it and the system's reason.
+    public struct OpenFailure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// `-`: standard output; anything else a file path, appended to (created, mode 0644,
+    /// when missing).
+    public convenience init(target: String) throws(OpenFailure) {
+        if target == "-" { self.init(fileDescriptor: STDOUT_FILENO); return }
+        let fd = open(target, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw OpenFailure(description: "cannot open the access log '\(target)': \(String(cString: strerror(errno)))")
+        }
+        self.init(fileDescriptor: fd)
+    }
+
     func record(_ entry: AccessLogEntry) {
         let line = entry.jsonLine + "\n"
         sink.withLock { $0(line) }

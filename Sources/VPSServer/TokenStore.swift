@@ -82,4 +82,23 @@ public enum TokenStoreLocation {
     public static func open(_ text: String) throws -> any TokenStore {
         isPostgreSQL(text) ? try PostgreSQLTokenStore(url: text) : try SQLiteTokenStore(path: text)
     }
+
+    /// A store that cannot be opened: one line naming it (a PostgreSQL URL without its
+    /// password) and why.
+    public struct OpenFailure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// `open(_:)`, its failure said in one line. With `mustExist`, an SQLite file is never
+    /// created (commands that only read or revoke: a mistyped path would otherwise list
+    /// nothing, silently).
+    public static func open(_ text: String, mustExist: Bool) throws(OpenFailure) -> any TokenStore {
+        if mustExist, !isPostgreSQL(text), !FileManager.default.fileExists(atPath: text) {
+            throw OpenFailure(description: "no token file at '\(text)'")
+        }
+        do { return try open(text) } catch {
+            let named = isPostgreSQL(text) ? PostgreSQLConnection.redacted(text) : "'\(text)'"
+            throw OpenFailure(description: "cannot open the token store \(named): \(error)")
+        }
+    }
 }

@@ -48,6 +48,24 @@ import VPSServer
         #expect(!TokenStoreLocation.isPostgreSQL("tokens.db"))
     }
 
+    @Test func aStoreThatMustExistIsNeverCreatedAndFailuresNameTheStore() throws {
+        let path = temporaryTokenFile()
+        defer { removeTokenFile(path) }
+        do { _ = try TokenStoreLocation.open(path, mustExist: true); Issue.record("a missing file was opened") } catch {
+            #expect(error.description == "no token file at '\(path)'")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let store = try TokenStoreLocation.open(path, mustExist: false)
+        let created = try store.create(name: "listed", maps: ["gallery"])
+        #expect(try TokenStoreLocation.open(path, mustExist: true).list().map(\.name) == ["listed"])
+        let row = TokenListing.row(created.record, at: Date())
+        #expect(row.hasPrefix("1   active   listed ") && row.hasSuffix(" never                 gallery"))
+        #expect(try TokenListing.json(created.record, at: Date()).hasPrefix(#"{"created":"#))
+        do { _ = try TokenStoreLocation.open("/nonexistent-dir/tokens.db", mustExist: false) } catch {
+            #expect(error.description.hasPrefix("cannot open the token store '/nonexistent-dir/tokens.db': "))
+        }
+    }
+
     private func temporaryTokenFile() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString).db").path
     }

@@ -32,6 +32,22 @@ public struct RealPhotoSplit: Sendable {
     /// Where the images are.
     public var images: URL
 
+    /// Where `bench real` looks when given no folder: `../shared/real` (the real-photo sets
+    /// beside the clone) when it is there, else the photos shipped with the tests.
+    public static var defaultRoot: String {
+        FileManager.default.fileExists(atPath: "../shared/real") ? "../shared/real" : "Tests/Fixtures/real"
+    }
+
+    /// The split folders under each of `folders` in turn (see `folders(under:)`); a
+    /// `BenchmarkFailure` naming them when there is none.
+    public static func folders(under folders: [String]) throws -> [URL] {
+        let splits = folders.flatMap { Self.folders(under: URL(fileURLWithPath: $0, isDirectory: true)) }
+        guard !splits.isEmpty else {
+            throw BenchmarkFailure("no split (a folder with map/ and query/) under \(folders.joined(separator: ", "))")
+        }
+        return splits
+    }
+
     /// The folders of the splits under `folder`, in name order: `folder` itself when it is a
     /// split (holds `map/` and `query/`), else every split in it and in its subfolders (a scene
     /// holds `split-*/`; a root like `shared/real` holds scenes).

@@ -41,6 +41,13 @@ package struct ScaleProbe {
         package var baselineP50: [String: [String: Double]]?
     }
 
+    /// Writes a probe's report where the benchmark reads it (`ScaleBenchmark`): JSON, keys sorted.
+    package static func write(_ report: Report, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+    }
+
     /// One session localized in one mode.
     package struct Run: Codable {
         package var session: String

@@ -44,6 +44,27 @@ public struct BatchReport: Sendable {
                   summary: summary, camera: session.camera, frameImages: Self.frameImages(of: session, in: directory))
     }
 
+    /// The report of a run of `session` against `map` when it is at hand, else against a
+    /// map known only as `mapName`.
+    public init(session: RecordedSession, in directory: URL, map: VPSMap?, mapName: String, mode: String,
+                outcomes: [FrameOutcome], summary: AccuracySummary) {
+        if let map {
+            self.init(session: session, in: directory, map: map, mode: mode, outcomes: outcomes, summary: summary)
+        } else {
+            self.init(session: session, in: directory, mapName: mapName, mode: mode, outcomes: outcomes, summary: summary)
+        }
+    }
+
+    /// What `write(to: folder)` leaves there, as `arcloud localize` says it: the files
+    /// written, and why the trajectory is not among them when no frame was localized.
+    public func writtenLines(folder: URL) -> [String] {
+        let files = [File.results, File.poses, File.summary, File.report] + (summary.localized > 0 ? [File.trajectory] : [])
+            + (outcomes.contains { $0.result.geoPose != nil } ? [File.geoJSON] : [])
+        return ["wrote \(folder.path)/{\(files.joined(separator: ","))}"]
+            + (summary.localized == 0 ? ["\(File.trajectory) not written: no frame was localized, and evo cannot read "
+                                             + "a trajectory without poses"] : [])
+    }
+
     /// Each frame's image file. A path that leaves the session folder gets no picture (the
     /// report says so), not a read.
     private static func frameImages(of session: RecordedSession, in directory: URL) -> [String: URL] {

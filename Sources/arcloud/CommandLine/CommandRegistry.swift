@@ -1,5 +1,5 @@
 /// Every command `arcloud` knows, in the order `--help` lists them.
-/// Add a command here: one line, its type in `Commands/`.
+/// Add a command here: one line, its type in `Commands/<group>/`.
 let allCommands: [any Command.Type] = [
     VersionCommand.self,
     LocalizeCommand.self,

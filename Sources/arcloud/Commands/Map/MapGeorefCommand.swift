@@ -66,20 +66,7 @@ struct MapGeorefCommand: Command {
             } catch { throw CommandFailure("\(error)") }
         }
         do { try map.write(to: args.map) } catch let e as MapFileError { throw CommandFailure(e.description) }
-        print("\(args.map): " + describe(map.metadata.georeference))
+        print("\(args.map): georeference " + (map.metadata.georeference.map(\.description) ?? "removed"))
         return 0
-    }
-
-    /// One line on a map's georeference, as `map inspect` prints it.
-    static func describe(_ g: Georeference?) -> String {
-        guard let g else { return "georeference none (answers in map coordinates only; arcloud map georef sets one)" }
-        let o = g.origin
-        var line = String(format: "georeference %@: origin %.7f, %.7f, %.2f m; scale %.6g m per unit",
-                          g.source.rawValue, o.latitude, o.longitude, o.height, g.scale)
-        if let r = g.residuals {
-            line += String(format: "; %d of %d readings kept, residual RMS %.2f m horizontal, %.2f m vertical",
-                           r.inliers, r.readings, r.horizontalRMS, r.verticalRMS)
-        }
-        return line
     }
 }

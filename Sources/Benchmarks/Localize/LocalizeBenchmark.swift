@@ -1,0 +1,106 @@
+import Baselines
+import Foundation
+import Geometry
+import Localization
+import MapModel
+import Storage
+import Vision
+import VPSModel
+
+/// `arcloud bench localize`: on the same decoded frames and map, one thread each, ORB
+/// extraction alone, the localizer with the frames' gravity (from the encoded image too),
+/// the localizer from the image alone, and the OpenCV-only peer (cv::BFMatcher k-NN over
+/// every map descriptor, ratio test, cv::solvePnPRansac, cv::solvePnPRefineLM on this
+/// project's ORB features). Per frame the peer runs first and the others follow in an
+/// order that rotates from frame to frame (whatever runs right after the peer finds the
+/// caches cold).
+public struct LocalizeBenchmark {
+    public let session: RecordedSession
+    /// The session's first frames, those benchmarked.
+    public let frames: [RecordedSession.Frame]
+    public let map: VPSMap
+    /// ORB features per frame, both pipelines: what the localizer extracts on this map.
+    public let features: Int
+    private let localizer: Localizer
+    private let peer: OpenCVPeerLocalizer
+    private let extractor: ORBExtractor
+    private let encoded: [[UInt8]]
+    private let images: [GrayImage]
+
+    /// Loads the session (its first `frameLimit` frames; all when nil) and the map, and
+    /// reads and decodes the frames. `features` replaces the localizer's feature count
+    /// (also on small maps).
+    public init(map mapPath: String, session sessionURL: URL, frameLimit: Int?, features asked: Int?) throws {
+        session = try RecordedSession.load(from: sessionURL)
+        frames = Array(session.frames.prefix(frameLimit ?? session.frames.count))
+        map = try VPSMap.load(from: mapPath)
+        var options = LocalizerOptions()
+        if let asked {
+            options.orb.featureCount = asked
+            options.smallMapFeatureCount = nil
+        }
+        features = options.queryORB(mapPoints: map.points.count).featureCount
+        localizer = try Localizer(map: map, options: options)
+        peer = try OpenCVPeerLocalizer(descriptors: map.points.descriptors, positions: map.points.positions,
+                                       ratio: Double(options.globalRatio),
+                                       threshold: options.ransac.threshold, confidence: options.ransac.confidence,
+                                       maxIterations: options.ransac.maxIterations, minInliers: options.minInliers)
+        extractor = try ORBExtractor(options: options.queryORB(mapPoints: map.points.count))
+        encoded = try frames.map { try [UInt8](Data(contentsOf: RecordedSession.imageURL(of: $0, in: sessionURL))) }
+        images = try encoded.map { try GrayImage(decoding: $0) }
+    }
+
+    /// What is measured: frames, session, map, features, threads, OpenCV's version.
+    public var headline: String {
+        "bench localize: \(frames.count) frames of \(session.name), map \(map.metadata.name) "
+            + "(\(map.points.count) points), \(features) features, 1 thread, OpenCV \(openCVVersion)"
+    }
+
+    /// Runs every pipeline on every frame (after one warm-up frame, not timed) and returns
+    /// the runs in table order: orb only, arcloud, arcloud+decode, image only, opencv.
+    public func run() throws -> [PipelineRun] {
+        let camera = session.camera
+        func time(_ body: () throws -> Pose?) rethrows -> (Double, Pose?) {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let pose = try body()
+            return (Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6, pose)
+        }
+        var orb = PipelineRun(name: "orb only"), ours = PipelineRun(name: "arcloud"),
+            oursEncoded = PipelineRun(name: "arcloud+decode"), imageOnly = PipelineRun(name: "image only"),
+            opencv = PipelineRun(name: "opencv")
+        // Warm up caches and lazy allocations once, outside the measurement.
+        _ = try extractor.extract(images[0]); _ = try localizer.localize(image: images[0], intrinsics: camera)
+        _ = try peer.localize(try extractor.extract(images[0]), camera: camera)
+        for (i, image) in images.enumerated() {
+            let gravity = frames[i].gravity
+            // The OpenCV peer runs first; its brute-force pass leaves the caches cold for
+            // whatever follows, so the others take turns at that place (a plain rotation of
+            // all five would keep the same pipeline after the peer).
+            let peerRun = {
+                let (d, r) = try time {
+                    var f = try extractor.extract(image)
+                    if !camera.distortion.isEmpty {
+                        f = try FeatureSet(keypoints: camera.undistort(f.keypoints), descriptors: f.descriptors)
+                    }
+                    return try peer.localize(f, camera: camera).pose
+                }
+                opencv.milliseconds.append(d); opencv.poses.append(r)
+            }
+            let runs: [() throws -> Void] = [
+                { let (a, _) = try time { _ = try extractor.extract(image); return nil }
+                  orb.milliseconds.append(a) },
+                { let (b, p) = try time { try localizer.localize(image: image, intrinsics: camera, gravity: gravity).pose }
+                  ours.milliseconds.append(b); ours.poses.append(p) },
+                { let (c, q) = try time {
+                      try localizer.localize(encoded: encoded[i], intrinsics: camera, gravity: gravity).pose
+                  }
+                  oursEncoded.milliseconds.append(c); oursEncoded.poses.append(q) },
+                { let (e, u) = try time { try localizer.localize(image: image, intrinsics: camera).pose }
+                  imageOnly.milliseconds.append(e); imageOnly.poses.append(u) },
+            ]
+            try peerRun()
+            for k in runs.indices { try runs[(k + i) % runs.count]() }
+        }
+        return [orb, ours, oursEncoded, imageOnly, opencv]
+    }
+}

@@ -1,0 +1,22 @@
+import MapModel
+import VPSModel
+
+/// How `arcloud localize` scores a batch run of a session: thresholds in metres on a
+/// metric map; on a map in unknown units, shares of the scale of the scene the session saw
+/// (its ground-truth cameras; the map's own scale when they cannot give one). A run over
+/// the HTTP service, whose map is not at hand, is scored in metres.
+public struct BatchScoring: Sendable {
+    /// The summary's thresholds, the primary one first (`ErrorThreshold.forMap`).
+    public var thresholds: [ErrorThreshold]
+
+    /// Thresholds for a run of `session` against `map` (nil: a map known only by name).
+    public init(session: RecordedSession, map: VPSMap?) {
+        let units = map?.metadata.units ?? .metres
+        let sceneScale = SceneScale.of(session.frames.compactMap(\.pose)) ?? map.map { MapScale(map: $0).length } ?? 1
+        thresholds = ErrorThreshold.forMap(units: units, sceneScale: sceneScale)
+    }
+
+    /// Keeps inlier matches only for the frames the report can draw (judged by the primary
+    /// threshold): memory stays flat in the number of frames.
+    public var retention: WorstFrameRetention? { thresholds.first.map { WorstFrameRetention(primary: $0) } }
+}
