@@ -110,7 +110,7 @@ let package = Package(
             name: "arcloud",
             dependencies: ["Benchmarks", "SceneSynthesis", "Evaluation", "Formats", "MapBuilding",
                            "Storage", "MapModel", "Localization", "VPSModel", "VPSServer", "VPSClient", "GraffityARCloud",
-                           "Simulation", "RemoteLocalization", "Vision", "Geometry", "Geodesy", "Support",
+                           "Simulation", "RemoteLocalization", "Vision", "Geodesy", "Support",
                            "CommandLineOptions"]
         ),
 

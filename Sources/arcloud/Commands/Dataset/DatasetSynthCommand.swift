@@ -126,8 +126,10 @@ struct DatasetSynthCommand: Command {
         o.ceilings = !args.noCeiling
         o.textureScale = args.textureScale
         if let text = args.georef {
-            let (origin, heading) = try GeodeticArgument.parse(text, option: "georef", heading: true)
-            o.georeference = try Georeference.manual(origin: origin, headingDegrees: heading!)
+            do {
+                let (origin, heading) = try GeodeticPosition.parse(text, heading: true)
+                o.georeference = try Georeference.manual(origin: origin, headingDegrees: heading!)
+            } catch { throw UsageError("option '--georef': \(error)") }
         } else if args.isGiven(\.gpsNoise) {
             throw UsageError("option '--gps-noise' goes with --georef")
         }

@@ -1,6 +1,5 @@
 import Foundation
 import Geodesy
-import Geometry
 import MapModel
 import Storage
 
@@ -48,22 +47,14 @@ struct MapGeorefCommand: Command {
             guard let originText = args.origin, let heading = args.heading else {
                 throw UsageError("give --origin LAT,LON,H and --heading DEG (or --clear)")
             }
-            guard let up = map.metadata.up.vector else {
-                throw CommandFailure("the map's up is unknown, so a heading has nothing to turn about: rebuild it with --up")
+            let origin: GeodeticPosition
+            do { origin = try GeodeticPosition.parse(originText, heading: false).position } catch {
+                throw UsageError("option '--origin': \(error)")
             }
-            if map.metadata.units == .unknown, args.scale == nil {
-                throw UsageError("the map's units are unknown: give --scale (metres per map unit)")
-            }
-            let origin = try GeodeticArgument.parse(originText, option: "origin", heading: false).position
-            // The map's +x, made horizontal: the axis the heading is measured to.
-            let x = SIMD3<Double>(1, 0, 0)
-            var forward = x - dot(x, up) * up
-            if length(forward) < 1e-6 { forward = SIMD3(0, 0, 1) - dot(SIMD3(0, 0, 1), up) * up }
             do {
-                map.metadata.georeference = try Georeference.manual(origin: origin, headingDegrees: heading, mapUp: up,
-                                                                    mapForward: forward / length(forward),
-                                                                    scale: args.scale ?? 1)
-            } catch { throw CommandFailure("\(error)") }
+                map.metadata.georeference = try map.metadata.handPlacedGeoreference(origin: origin, headingDegrees: heading,
+                                                                                    scale: args.scale)
+            } catch { throw CommandFailure(error.description) }
         }
         do { try map.write(to: args.map) } catch let e as MapFileError { throw CommandFailure(e.description) }
         print("\(args.map): georeference " + (map.metadata.georeference.map(\.description) ?? "removed"))

@@ -1,5 +1,4 @@
 import Foundation
-import Geometry
 import MapBuilding
 import MapModel
 import Storage
@@ -37,17 +36,14 @@ struct MapMergeCommand: Command {
         try OutputLocation.checkFile(out, for: "<out.vpsmap>")
         var parts: [MapMerger.Part] = []
         for text in args.parts {
-            let (path, placementText) = splitPlacement(text)
+            let part = MapMerger.PartArgument(text)
             let map: VPSMap
-            do { map = try VPSMap.load(from: path) } catch let e as MapFileError { throw CommandFailure(e.description) }
-            let placement = try placementText.map { try parsePlacement($0, up: map.metadata.up, of: text) } ?? .identity
-            // Two parts from files of the same name (a/map.vpsmap, b/map.vpsmap) keep apart by their folder.
-            var name = map.metadata.name
-            if parts.contains(where: { $0.name == name }) {
-                name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-                if parts.contains(where: { $0.name == name }) { name += "-\(parts.count + 1)" }
-            }
-            parts.append(MapMerger.Part(map: map, placement: placement, name: name))
+            do { map = try VPSMap.load(from: part.path) } catch let e as MapFileError { throw CommandFailure(e.description) }
+            do {
+                parts.append(MapMerger.Part(map: map, placement: try part.pose(up: map.metadata.up),
+                                            name: MapMerger.uniqueName(map.metadata.name, path: part.path,
+                                                                       taken: parts.map(\.name))))
+            } catch { throw CommandFailure(error.description) }
         }
         let venueName = args.name ?? URL(fileURLWithPath: out).deletingPathExtension().lastPathComponent
         let clock = ContinuousClock.now
@@ -61,25 +57,5 @@ struct MapMergeCommand: Command {
               + "\(merged.scene.sections.count) sections, \(merged.vocabulary?.wordCount ?? 0) words "
               + "(\(String(format: "%.1f", seconds)) s)")
         return 0
-    }
-
-    /// `path@x,y,z,yaw` → (path, "x,y,z,yaw"); a path may itself hold '@' before the last one.
-    static func splitPlacement(_ text: String) -> (String, String?) {
-        guard let at = text.lastIndex(of: "@"), !text[text.index(after: at)...].contains("/") else { return (text, nil) }
-        return (String(text[..<at]), String(text[text.index(after: at)...]))
-    }
-
-    static func parsePlacement(_ text: String, up: MapUpDirection, of part: String) throws -> Pose {
-        let values = text.split(separator: ",", omittingEmptySubsequences: false)
-            .map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard values.count == 3 || values.count == 4, values.allSatisfy({ $0?.isFinite == true }) else {
-            throw CommandFailure("'\(part)': a placement is @x,y,z or @x,y,z,yaw (numbers), got '@\(text)'")
-        }
-        let t = SIMD3(values[0]!, values[1]!, values[2]!)
-        guard values.count == 4, values[3]! != 0 else { return Pose(rotation: .identity, translation: t) }
-        guard let axis = up.vector else {
-            throw CommandFailure("'\(part)': a yaw needs the map's up, and this map's is unknown (map build --up)")
-        }
-        return Pose(rotation: Quaternion(axis: axis, angle: values[3]! * .pi / 180), translation: t)
     }
 }
