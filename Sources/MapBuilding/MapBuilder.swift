@@ -299,7 +299,7 @@ public struct MapBuilder: Sendable {
                 let worst = excess.indices.max { excess[$0] < excess[$1] }!
                 if excess[worst] <= 1 {
                     let octaves = obs.map { features[$0.keyframe].octaves[$0.feature] }.sorted()
-                    let sigma = pow(Double(options.orb.scaleFactor), Double(octaves[octaves.count / 2]))
+                    let sigma = pow(Double(options.orb.scaleFactor), Double(Statistics.higherPercentile(sorted: octaves, 50)!))
                     let focal = obs.map { frames[$0.keyframe].intrinsics.fx }.reduce(0, +) / Double(obs.count)
                     let uncertainty = sigma / focal / sin(t.parallaxDegrees * .pi / 180)
                     // Two views cannot outvote a wrong match: ask them for a better-conditioned depth.

@@ -49,7 +49,7 @@ struct SceneDepthProbe: Sendable {
         }
         let all = depths.flatMap { $0 }.sorted()
         guard all.count >= 2 * minPoints else { return nil }
-        func at(_ q: Double) -> Double { all[min(all.count - 1, Int(Double(all.count - 1) * q))] }
-        return Measurement(range: (at(0.02) / margin)...(at(0.98) * margin), median: at(0.5), points: all.count / 2)
+        func at(_ p: Double) -> Double { Statistics.lowerPercentile(sorted: all, p)! }
+        return Measurement(range: (at(2) / margin)...(at(98) * margin), median: at(50), points: all.count / 2)
     }
 }

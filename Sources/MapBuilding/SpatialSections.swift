@@ -1,6 +1,7 @@
 import Geometry
 import MapModel
 import VPSModel
+import Support
 
 /// Sections for a map built without a scene description: k-means of the points on the
 /// ground plane (perpendicular to the map's up), with k from the footprint (about one
@@ -20,7 +21,7 @@ enum SpatialSections {
         }
         func spread(_ values: [Double]) -> Double {
             let s = values.sorted()
-            return s[Int(Double(s.count - 1) * 0.95)] - s[Int(Double(s.count - 1) * 0.05)]
+            return Statistics.lowerPercentile(sorted: s, 95)! - Statistics.lowerPercentile(sorted: s, 5)!
         }
         let area = spread(xz.map(\.x)) * spread(xz.map(\.y))
         let k = units == .metres && up.vector != nil ? min(max(Int((area / areaPerSection).rounded()), 1), maxSections, n) : 1

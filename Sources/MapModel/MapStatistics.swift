@@ -1,4 +1,5 @@
 import Geodesy
+import Support
 /// Figures about a map: sizes, track lengths, reprojection error, vocabulary occupancy,
 /// per-section counts. `arcloud map inspect` prints them (or their JSON).
 public struct MapStatistics: Sendable, Hashable, Codable {
@@ -54,10 +55,9 @@ public struct MapStatistics: Sendable, Hashable, Codable {
         for c in map.points.observationCounts { histogram[Int(c), default: 0] += 1 }
         trackLengthHistogram = histogram
         let errors = MapGeometry.reprojectionErrors(of: map).sorted()
-        func at(_ q: Double) -> Double { errors.isEmpty ? 0 : errors[min(errors.count - 1, Int(Double(errors.count) * q))] }
         meanReprojectionError = errors.isEmpty ? 0 : errors.reduce(0, +) / Double(errors.count)
-        medianReprojectionError = at(0.5)
-        p95ReprojectionError = at(0.95)
+        medianReprojectionError = Statistics.percentile(sorted: errors, 50) ?? 0
+        p95ReprojectionError = Statistics.percentile(sorted: errors, 95) ?? 0
         maxReprojectionError = errors.last ?? 0
         words = map.vocabulary?.wordCount ?? 0
         vocabularyDepth = map.vocabulary?.depth ?? 0

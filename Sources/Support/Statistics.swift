@@ -18,6 +18,21 @@ public enum Statistics {
 
     public static func median(_ values: [Double]) -> Double? { percentile(values, 50) }
 
+    /// The `p`-th percentile (0…100) of values sorted ascending, without interpolation: the
+    /// sample at the closest rank below (numpy's `method="lower"`), so always one of the
+    /// samples, of any ordered type. nil when empty.
+    public static func lowerPercentile<T>(sorted s: [T], _ p: Double) -> T? {
+        guard !s.isEmpty else { return nil }
+        return s[Int((min(max(p, 0), 100) / 100 * Double(s.count - 1)).rounded(.down))]
+    }
+
+    /// As `lowerPercentile(sorted:_:)`, the sample at the closest rank above (numpy's
+    /// `method="higher"`): the upper median at 50.
+    public static func higherPercentile<T>(sorted s: [T], _ p: Double) -> T? {
+        guard !s.isEmpty else { return nil }
+        return s[Int((min(max(p, 0), 100) / 100 * Double(s.count - 1)).rounded(.up))]
+    }
+
     public static func rms(_ values: [Double]) -> Double? {
         guard !values.isEmpty else { return nil }
         return (values.reduce(0) { $0 + $1 * $1 } / Double(values.count)).squareRoot()
