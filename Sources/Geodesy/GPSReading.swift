@@ -2,10 +2,10 @@
 ///
 /// - `position`: latitude, longitude and `altitude` (the W3C API's altitude is height above
 ///   the WGS 84 ellipsoid, as `GeodeticPosition.height`).
-/// - `accuracy`: metres, the radius of the 95 % confidence circle around the horizontal
-///   position (W3C `accuracy`). Android's `Location.getAccuracy()` is a 68 % radius: give
-///   it ×1.73 here.
-/// - `altitudeAccuracy`: metres, the 95 % bound on the height's error (W3C
+/// - `accuracy`: metres, the radius of the circle holding the horizontal position with
+///   probability 0.95 (W3C `accuracy`). Android's `Location.getAccuracy()` holds it with
+///   probability 0.68: give it ×1.73 here.
+/// - `altitudeAccuracy`: metres, the bound on the height's error at probability 0.95 (W3C
 ///   `altitudeAccuracy`), nil when the device does not state one.
 ///
 /// JSON, with the W3C member names (what `session.json` frames and the service's requests
@@ -37,12 +37,12 @@ public struct GPSReading: Sendable, Hashable, Codable {
         return nil
     }
 
-    /// The standard deviation of each horizontal coordinate (east, north), metres: a 95 %
+    /// The standard deviation of each horizontal coordinate (east, north), metres: a 0.95
     /// circle of a circular normal error has radius √(−2 ln 0.05) ≈ 2.4477 σ.
     public var horizontalSigma: Double { accuracy / 2.447_746_830_680_816 }
 
     /// The standard deviation of the height, metres, from `altitudeAccuracy` or, when the
-    /// reading has none, from `defaultAltitudeAccuracy` (both 95 %, ≈ 1.96 σ).
+    /// reading has none, from `defaultAltitudeAccuracy` (both at probability 0.95, ≈ 1.96 σ).
     public func verticalSigma(defaultAltitudeAccuracy: Double) -> Double {
         (altitudeAccuracy ?? defaultAltitudeAccuracy) / 1.959_963_984_540_054
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 extension Georeference {
-    /// 95 % bounds on the georeference's own error near `mapPoint`: how far from the truth
+    /// Bounds at probability 0.95 on the georeference's own error near `mapPoint`: how far from the truth
     /// it may put that point horizontally (metres), and how far its heading may turn
     /// (degrees). Zero for a georeference set by hand or from control points without
     /// residuals: the user vouches for it.
@@ -10,7 +10,7 @@ extension Georeference {
     /// parameters of a yaw, a scale and a horizontal shift taken out) spread s metres around
     /// their centroid has, to first order, a shift error of σ/√n and a heading error of
     /// σ/(s√n) radians; a point d metres from the centroid moves by the heading error times
-    /// d as well. The 95 % circle of a circular normal error is 2.4477 σ.
+    /// d as well. The circle holding a circular normal error with probability 0.95 is 2.4477 σ.
     public func bounds(at mapPoint: SIMD3<Double>) -> (horizontal: Double, headingDegrees: Double) {
         guard let r = residuals, r.inliers > 2 else { return (0, 0) }
         let n = Double(r.inliers)

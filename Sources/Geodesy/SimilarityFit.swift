@@ -37,11 +37,11 @@ public enum SimilarityFit {
         /// The map's up direction in map coordinates (any non-zero length), or nil when it
         /// is unknown and the fit must find the full rotation. arcloud's own maps: +y.
         public var mapUp: SIMD3<Double>?
-        /// The 95 % altitude accuracy (metres) assumed for readings that state none: large,
+        /// The altitude accuracy (metres, at probability 0.95) assumed for readings that state none: large,
         /// as phone altitudes are often off by tens of metres.
         public var defaultAltitudeAccuracy: Double
         /// The χ² (3 degrees of freedom) below which a reading agrees with a transform:
-        /// 14.16 is the 99.73 % quantile, "within 3σ".
+        /// 14.16 is the 0.9973 quantile, "within 3σ".
         public var inlierChiSquare: Double
         /// How many horizontal σ (the kept readings' median) their horizontal span must
         /// reach for the heading and scale to be determined.

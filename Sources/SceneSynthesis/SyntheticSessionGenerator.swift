@@ -394,8 +394,8 @@ public struct SynthesisError: Error, Sendable, CustomStringConvertible {
 
 extension SyntheticSessionGenerator {
     /// GPS readings of `centres` (map coordinates) placed on the earth by `georeference`,
-    /// each off by Gaussian noise whose 95 % horizontal radius is `noise` metres (σ = noise /
-    /// 2.45 per axis; 2σ in height), stating those 95 % accuracies. Seeded: the same session
+    /// each off by Gaussian noise whose horizontal radius at probability 0.95 is `noise` metres (σ = noise /
+    /// 2.45 per axis; 2σ in height), stating those accuracies. Seeded: the same session
     /// always gets the same readings.
     static func gpsReadings(of centres: [SIMD3<Double>], _ georeference: Georeference, noise: Double,
                             seed: UInt64) -> [GPSReading] {

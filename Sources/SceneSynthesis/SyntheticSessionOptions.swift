@@ -56,7 +56,7 @@ public struct SyntheticSessionOptions: Sendable, Hashable {
     /// Where the scene lies on the earth: the session's frames then carry GPS readings of
     /// their true positions through it, with `gpsNoise` (nil: no readings).
     public var georeference: Georeference? = nil
-    /// The GPS readings' horizontal accuracy, metres: the radius holding 95 % of them
+    /// The GPS readings' horizontal accuracy, metres: the radius holding them with probability 0.95
     /// around the truth, as a phone states it (W3C `accuracy`). Each reading is drawn with
     /// that noise (a standard deviation of noise / 2.45 per horizontal axis, twice that in
     /// height, as phones are worse vertically) and states it.

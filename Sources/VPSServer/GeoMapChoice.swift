@@ -8,7 +8,7 @@ import VPSModel
 /// look-alike place would match there.
 ///
 /// Within reach: the reading lies no farther from the map's area (`GeoArea`, its cameras'
-/// circle) than the reading's own 95 % accuracy plus `viewingReach`, how far from its
+/// circle) than the reading's own accuracy (probability 0.95) plus `viewingReach`, how far from its
 /// mapped positions a camera may stand and still see the mapped scene.
 struct GeoMapChoice: Sendable {
     /// Metres beyond a map's area from which a phone may still see it.

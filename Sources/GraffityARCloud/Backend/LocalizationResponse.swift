@@ -23,7 +23,7 @@ public struct LocalizationFix: Sendable, Hashable {
     public var accuracy: PoseAccuracy?
     /// The pose on the earth, when the map is georeferenced (OGC GeoPose Basic-Quaternion).
     public var geoPose: GeoPose?
-    /// 95 % bounds on the GeoPose's error, metres and degrees.
+    /// Bounds at probability 0.95 on the GeoPose's error, metres and degrees.
     public var geoAccuracy: PoseAccuracy?
 
     /// A fix with its support.

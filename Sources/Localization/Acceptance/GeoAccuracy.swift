@@ -1,7 +1,7 @@
 import Geodesy
 import VPSModel
 
-/// The accuracy of a GeoPose: the pose's own 95 % bounds in the map, in metres, with the
+/// The accuracy of a GeoPose: the pose's own bounds (probability 0.95) in the map, in metres, with the
 /// georeference's bounds near the camera (`Georeference.bounds(at:)`). The two errors are
 /// independent, so their bounds add in quadrature.
 enum GeoAccuracy {

@@ -28,7 +28,7 @@ public struct LocalizeResponse: Sendable, Hashable, Codable {
     /// The pose on the earth, when localized in a georeferenced map (OGC GeoPose
     /// Basic-Quaternion; `LocalizationResult.geoPose`).
     public var geoPose: GeoPose?
-    /// 95 % bounds on the GeoPose's error: `position` in metres, `rotationDegrees` in degrees.
+    /// Bounds at probability 0.95 on the GeoPose's error: `position` in metres, `rotationDegrees` in degrees.
     public var geoAccuracy: PoseAccuracy?
     /// Inlier 2D–3D correspondences of the accepted (or best rejected) pose.
     public var inliers: Int

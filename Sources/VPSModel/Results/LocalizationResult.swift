@@ -77,7 +77,7 @@ public struct LocalizationResult: Sendable, Hashable, Codable {
     /// The pose on the earth (OGC GeoPose Basic-Quaternion; camera axes as `GeoPose`
     /// states), present when localized in a georeferenced map.
     public var geoPose: GeoPose?
-    /// 95 % bounds on the GeoPose's error, in metres and degrees: the pose's own bounds
+    /// Bounds at probability 0.95 on the GeoPose's error, in metres and degrees: the pose's own bounds
     /// (`accuracy`, scaled to metres) and the georeference's (`Georeference.bounds(at:)`)
     /// taken together. Present with `geoPose`.
     public var geoAccuracy: PoseAccuracy?

@@ -38,7 +38,7 @@ public struct GeoPoseRequest: Sendable, Hashable, Decodable {
     }
 
     /// A W3C geolocation reading (`GeolocationReading`): degrees, metres above the WGS 84
-    /// ellipsoid, 95 % accuracies in metres.
+    /// ellipsoid, accuracies (probability 0.95) in metres.
     public struct GeolocationReading: Sendable, Hashable, Decodable {
         public var latitude: Double
         public var longitude: Double

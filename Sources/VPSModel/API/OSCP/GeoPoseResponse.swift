@@ -13,7 +13,7 @@ public struct GeoPoseResponse: Sendable, Hashable, Codable {
     public var type: String
     public var geopose: GeoPose
 
-    /// The protocol's `GeoPoseAccuracy`. arcloud states 95 % bounds here, in metres on the
+    /// The protocol's `GeoPoseAccuracy`. arcloud states bounds at probability 0.95 here, in metres on the
     /// camera centre and in degrees on the orientation (`LocalizationResult.geoAccuracy`),
     /// which are larger than the per-component means the protocol's comment names: a
     /// client that trusts them errs on the safe side.
