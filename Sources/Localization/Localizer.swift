@@ -273,13 +273,13 @@ public final class Localizer: Sendable {
     /// by each keyframe's own votes.) A seed already inside an earlier place is skipped.
     private func places(voters nearest: [DescriptorMatch]) -> (places: [[Int]], parts: [[Int]]) {
         let p = options.places
-        let voters = nearest.lazy.filter { $0.distance <= p.maxVoteDistance }.map(\.train)
-        let votes = localMap.placeVotes(for: voters)
+        let own = localMap.keyframeVotes(for: nearest.lazy.filter { $0.distance <= p.maxVoteDistance }.map(\.train))
+        let votes = localMap.placeVotes(keyframeVotes: own)
         let ranked = votes.indices.filter { votes[$0] > 0 }.sorted { (votes[$0], $1) > (votes[$1], $0) }
         var covered = Set<Int>()
         // A venue of separate captures: each part first, alone, most voted first.
         let parts = localMap.parts
-        let rankedParts = parts.count == 0 ? [] : parts.ranked(byKeyframeVotes: localMap.keyframeVotes(for: voters))
+        let rankedParts = parts.count == 0 ? [] : parts.ranked(byKeyframeVotes: own)
             .prefix(p.maxParts).map { parts.keyframes[$0] }
         var places: [[Int]] = []
         for seed in ranked.prefix(p.rankedKeyframes) where !covered.contains(seed) {

@@ -29,17 +29,27 @@ extension RequestHandler {
         case .failure(let why): throw .badRequest("bad_request", why.description)
         }
         try checkImage(image, for: intrinsics)
-        let maps = try engineCall { () throws(LocalizationEngineError) in try engine.maps() }
-            .filter { state.grant?.allows(mapId: $0.id) ?? true }
-        let reading = request.bestGeolocation
-        let candidates = GeoMapChoice(viewingReach: configuration.geoViewingReachMetres).candidates(maps, reading: reading)
-        guard let first = candidates.first else {
-            guard let reading else { throw APIError(status: 404, code: "no_map_nearby", message: "the service holds no georeferenced map") }
-            throw Self.noMapNearby(reading)
-        }
+        let (first, others) = try mapsNear(request.bestGeolocation, state)
         state.mapId = first
         return LocalizationJob(image: image, request: LocalizeRequest(mapId: first, intrinsics: intrinsics),
-                               otherMaps: Array(candidates.dropFirst()), geoPoseRequestId: request.id)
+                               otherMaps: others, geoPoseRequestId: request.id)
+    }
+
+    /// The georeferenced maps the token may use within reach of `reading` (`GeoMapChoice`):
+    /// the nearest, and the others in the order they are tried. Without a reading, the
+    /// georeferenced maps. 404 `no_map_nearby` when there is none.
+    func mapsNear(_ reading: GPSReading?, _ state: RequestState) throws(APIError) -> (first: String, others: [String]) {
+        let maps = try engineCall { () throws(LocalizationEngineError) in try engine.maps() }
+            .filter { state.grant?.allows(mapId: $0.id) ?? true }
+        let candidates = GeoMapChoice(viewingReach: configuration.geoViewingReachMetres).candidates(maps, reading: reading)
+        guard let first = candidates.first else {
+            let why = reading.map { r in
+                String(format: "no georeferenced map lies within reach of the GPS reading (%.6f, %.6f, accuracy %.0f m)",
+                       r.position.latitude, r.position.longitude, r.accuracy)
+            } ?? "the service holds no georeferenced map"
+            throw APIError(status: 404, code: "no_map_nearby", message: why)
+        }
+        return (first, Array(candidates.dropFirst()))
     }
 
     /// The protocol's answer for a localizer answer.
@@ -53,13 +63,6 @@ extension RequestHandler {
                                        accuracy: .init(position: accuracy.position, orientation: accuracy.rotationDegrees),
                                        geopose: geoPose)
         return (.json(response), answer.status.rawValue)
-    }
-
-    /// The 404 of a reading near no georeferenced map.
-    static func noMapNearby(_ r: GPSReading) -> APIError {
-        APIError(status: 404, code: "no_map_nearby",
-                 message: String(format: "no georeferenced map lies within reach of the GPS reading (%.6f, %.6f, accuracy %.0f m)",
-                                 r.position.latitude, r.position.longitude, r.accuracy))
     }
 
     private static let geoPoseDecoder = JSONDecoder()

@@ -29,34 +29,32 @@ enum LocalizeAnswerJSON {
             out += "]"
             return true
         }
-        func accuracy(_ name: String, _ a: PoseAccuracy) -> Bool {
-            key(name)
-            out += "{\"position\":"
-            guard number(a.position) else { return false }
-            out += ",\"rotationDegrees\":"
-            guard number(a.rotationDegrees) else { return false }
+        /// An object of numbers, its keys already in sorted order.
+        func object(_ fields: [(String, Double)]) -> Bool {
+            out += "{"
+            for (i, (name, value)) in fields.enumerated() {
+                out += (i > 0 ? ",\"" : "\"") + name + "\":"
+                guard number(value) else { return false }
+            }
             out += "}"
             return true
         }
-        if let a = r.accuracy { guard accuracy("accuracy", a) else { return nil } }
-        if let a = r.geoAccuracy { guard accuracy("geoAccuracy", a) else { return nil } }
+        if let a = r.accuracy {
+            key("accuracy")
+            guard object([("position", a.position), ("rotationDegrees", a.rotationDegrees)]) else { return nil }
+        }
+        if let a = r.geoAccuracy {
+            key("geoAccuracy")
+            guard object([("position", a.position), ("rotationDegrees", a.rotationDegrees)]) else { return nil }
+        }
         if let g = r.geoPose {
             key("geoPose")
-            out += "{\"position\":{\"h\":"
-            guard number(g.position.height) else { return nil }
-            out += ",\"lat\":"
-            guard number(g.position.latitude) else { return nil }
-            out += ",\"lon\":"
-            guard number(g.position.longitude) else { return nil }
-            out += "},\"quaternion\":{\"w\":"
-            guard number(g.quaternion.w) else { return nil }
-            out += ",\"x\":"
-            guard number(g.quaternion.x) else { return nil }
-            out += ",\"y\":"
-            guard number(g.quaternion.y) else { return nil }
-            out += ",\"z\":"
-            guard number(g.quaternion.z) else { return nil }
-            out += "}}"
+            let p = g.position, q = g.quaternion
+            out += "{\"position\":"
+            guard object([("h", p.height), ("lat", p.latitude), ("lon", p.longitude)]) else { return nil }
+            out += ",\"quaternion\":"
+            guard object([("w", q.w), ("x", q.x), ("y", q.y), ("z", q.z)]) else { return nil }
+            out += "}"
         }
         key("inliers"); out += String(r.inliers)
         key("mapId"); out += JSONLiteral.string(r.mapId)

@@ -353,12 +353,7 @@ final class RequestHandler: Sendable {
         var otherMaps: [String] = []
         if request.mapId.isEmpty, let location = request.location {
             // No map named: the georeferenced maps within reach of the reading, nearest first.
-            let maps = try engineCall { () throws(LocalizationEngineError) in try engine.maps() }
-                .filter { state.grant?.allows(mapId: $0.id) ?? true }
-            let candidates = GeoMapChoice(viewingReach: configuration.geoViewingReachMetres).candidates(maps, reading: location)
-            guard let first = candidates.first else { throw Self.noMapNearby(location) }
-            request.mapId = first
-            otherMaps = Array(candidates.dropFirst())
+            (request.mapId, otherMaps) = try mapsNear(location, state)
         }
         guard !request.mapId.isEmpty, request.mapId.count <= 200 else {
             throw .badRequest("bad_request", "mapId must be 1 to 200 characters")

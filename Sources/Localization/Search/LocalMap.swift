@@ -121,7 +121,11 @@ struct LocalMap: Sendable {
     /// keyframes that saw the room from there; look-alike content elsewhere votes for
     /// keyframes scattered over many rooms, which rarely share a place.
     func placeVotes(for points: some Sequence<Int>) -> [Float] {
-        let own = keyframeVotes(for: points)
+        placeVotes(keyframeVotes: keyframeVotes(for: points))
+    }
+
+    /// As `placeVotes(for:)`, from the keyframes' own votes (`keyframeVotes(for:)`).
+    func placeVotes(keyframeVotes own: [Float]) -> [Float] {
         var place = [Float](repeating: 0, count: own.count)
         for k in own.indices where own[k] > 0 {
             for j in Int(placeOffsets[k])..<Int(placeOffsets[k + 1]) { place[k] += own[Int(placeMembers[j])] }
