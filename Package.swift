@@ -95,7 +95,7 @@ let package = Package(
         // `arcloud localize --server`: frames localized through the HTTP service, retried
         // under the SDK's policy.
         .target(name: "RemoteLocalization", dependencies: ["VPSClient", "GraffityARCloud", "Localization", "VPSModel",
-                                                           "Geometry", "Support"]),
+                                                           "Geometry", "Geodesy", "Support"]),
         // `arcloud simulate`: a recorded session replayed through the SDK, its states and
         // events as JSON lines.
         .target(name: "Simulation", dependencies: ["GraffityARCloud", "VPSModel", "Geometry", "Support"]),
@@ -156,7 +156,7 @@ let package = Package(
                                                            "Geometry", "MapModel", "ServerTestSupport"]),
         .testTarget(name: "GraffityARCloudTests",
                     dependencies: ["GraffityARCloud", "VPSServer", "Storage", "VPSModel", "Baselines", "Support",
-                                   "Geometry", "Vision", "TestSupport", "MapModel", "ServerTestSupport"]),
+                                   "Geometry", "Vision", "TestSupport", "MapModel", "ServerTestSupport", "Geodesy"]),
         // The SDK port as an app sees it: only `import GraffityARCloud`, no @testable.
         .testTarget(name: "GraffityARCloudAPITests", dependencies: ["GraffityARCloud"]),
         // Runs the built `arcloud` executable as a user would.

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 
 extension GraffityARCloud {
     /// Everything a session needs to start. A session never changes its configuration:
@@ -26,6 +27,11 @@ extension GraffityARCloud {
         public var jitterSeed: UInt64?
         /// Navigation radii, hint angles and how long localization may be lost.
         public var navigation: NavigationOptions
+        /// The device's location, as an app passes its last GPS fix: with a georeferenced
+        /// map the keyframes near it are searched first (`LocationPrior`). A replayed
+        /// frame's own `gps` reading, when it has one, is sent instead. It never bends a
+        /// pose: a frame the keyframes near it do not place is searched in the whole map.
+        public var location: GPSReading?
 
         /// The clock a configuration written for 0.1 states through the deprecated `clock`;
         /// nil when it states none. The host factories refuse the one that contradicts them.
@@ -37,11 +43,12 @@ extension GraffityARCloud {
         public init(mapId: String, serverURL: URL? = nil, accessToken: String? = nil,
                     embeddedMapURL: URL? = nil, vpsRequestInterval: Duration = .seconds(1),
                     retryPolicy: RetryPolicy = .default, requestTimeout: Duration = .seconds(10),
-                    jitterSeed: UInt64? = nil, navigation: NavigationOptions = NavigationOptions()) {
+                    jitterSeed: UInt64? = nil, navigation: NavigationOptions = NavigationOptions(),
+                    location: GPSReading? = nil) {
             self.mapId = mapId; self.serverURL = serverURL; self.accessToken = accessToken
             self.embeddedMapURL = embeddedMapURL; self.vpsRequestInterval = vpsRequestInterval
             self.retryPolicy = retryPolicy; self.requestTimeout = requestTimeout
-            self.jitterSeed = jitterSeed; self.navigation = navigation
+            self.jitterSeed = jitterSeed; self.navigation = navigation; self.location = location
         }
 
         /// A configuration stating the replay clock, as 0.1 required. The factory chooses

@@ -13,6 +13,8 @@ public enum LocalizationError: Error, Sendable, Hashable, CustomStringConvertibl
     case emptyMap(String)
     /// The gravity vector is zero or not finite.
     case invalidGravity
+    /// The location prior cannot be used (`LocationPrior.problem` says why).
+    case invalidLocationPrior(String)
     /// The caller's `LocalizationCancellation` stopped the localization (deadline passed).
     case cancelled
 
@@ -24,6 +26,7 @@ public enum LocalizationError: Error, Sendable, Hashable, CustomStringConvertibl
         case .image(let e): "image: \(e)"
         case .emptyMap(let name): "map '\(name)' has no points or no retrieval vocabulary"
         case .invalidGravity: "gravity must be a finite, nonzero vector in camera coordinates"
+        case .invalidLocationPrior(let why): "invalid location prior: \(why)"
         case .cancelled: "the localization was cancelled before it finished"
         }
     }

@@ -60,13 +60,14 @@ public final class Localizer: Sendable {
         let wholeMap = options.matchesWholeMap(points: map.points.count)
         let depth = min(options.candidateDepth ?? (wholeMap ? 0 : max(1, vocabulary.depth - 1)), vocabulary.depth)
         let scale = MapScale(map: map)
+        let localMap = LocalMap(map: map, nearbyRadius: scale(options.nearbyKeyframeRadius),
+                                minPartKeyframes: options.places.minPartKeyframes)
         self.init(map: map, options: options, vocabulary: vocabulary, upright: Self.upDirection(of: map).map(UprightFrame.init),
                   index: CandidateIndex(map: map, vocabulary: vocabulary, depth: depth),
                   viewing: ViewingDirections(map: map),
-                  pointUncertainty: PointUncertainty(map: map, scaleFactor: Double(options.orb.scaleFactor)),
-                  localMap: LocalMap(map: map, nearbyRadius: scale(options.nearbyKeyframeRadius),
-                                    minPartKeyframes: options.places.minPartKeyframes),
-                  scale: scale, extractor: try ORBExtractor(options: options.queryORB(mapPoints: map.points.count)))
+                  pointUncertainty: PointUncertainty(map: map, scaleFactor: Double(options.orb.scaleFactor),
+                                                     parts: localMap.parts),
+                  localMap: localMap, scale: scale, extractor: try ORBExtractor(options: options.queryORB(mapPoints: map.points.count)))
     }
 
     private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, upright: UprightFrame?,
@@ -88,6 +89,9 @@ public final class Localizer: Sendable {
     /// Localizes an encoded image (JPEG or PNG).
     /// - Parameters:
     ///   - prior: `T_map_camera` predicted by tracking, or nil for single-shot.
+    ///   - near: where the camera is believed to be (a GPS reading in the map, a hint):
+    ///     the keyframes within it are searched first, the whole map only when they do not
+    ///     place the frame (`LocationPrior`; the result's `locationPrior` says which).
     ///   - gravity: the device's measured gravity in camera coordinates (world down, the
     ///     map's −y), or nil when unknown. Phones measure it to a fraction of a degree; it
     ///     leaves four unknowns instead of six, so pose hypotheses need two matches, not
@@ -95,14 +99,14 @@ public final class Localizer: Sendable {
     ///     pose that tilts away from it is rejected.
     /// - Throws: `LocalizationError` for input it cannot work with.
     public func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose? = nil,
-                         gravity: SIMD3<Double>? = nil) throws -> LocalizationResult {
-        try localize(encoded: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity, cancellation: .none)
+                         gravity: SIMD3<Double>? = nil, near: LocationPrior? = nil) throws -> LocalizationResult {
+        try localize(encoded: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity, near: near, cancellation: .none)
     }
 
     /// Localizes an encoded image, checking `cancellation` between stages (see
     /// `LocalizationCancellation`). Throws `LocalizationError.cancelled` once it is cancelled.
     public func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose? = nil,
-                         gravity: SIMD3<Double>? = nil,
+                         gravity: SIMD3<Double>? = nil, near: LocationPrior? = nil,
                          cancellation: LocalizationCancellation) throws -> LocalizationResult {
         if let why = intrinsics.problem { throw LocalizationError.invalidIntrinsics(why) }
         try cancellation.check()
@@ -112,7 +116,7 @@ public final class Localizer: Sendable {
             throw LocalizationError.image(error)
         }
         let decode = watch.lap()
-        var result = try localize(image: image, intrinsics: intrinsics, prior: prior, gravity: gravity,
+        var result = try localize(image: image, intrinsics: intrinsics, prior: prior, gravity: gravity, near: near,
                                   cancellation: cancellation)
         result.timings.decode = decode
         result.timings.total += decode
@@ -121,9 +125,10 @@ public final class Localizer: Sendable {
 
     /// Localizes a decoded gray image (see `localize(encoded:intrinsics:prior:gravity:cancellation:)`).
     public func localize(image: GrayImage, intrinsics: CameraIntrinsics, prior: Pose? = nil,
-                         gravity: SIMD3<Double>? = nil,
+                         gravity: SIMD3<Double>? = nil, near: LocationPrior? = nil,
                          cancellation: LocalizationCancellation = .none) throws -> LocalizationResult {
         if let why = intrinsics.problem { throw LocalizationError.invalidIntrinsics(why) }
+        if let why = near?.problem { throw LocalizationError.invalidLocationPrior(why) }
         if let g = gravity, !(g.x.isFinite && g.y.isFinite && g.z.isFinite && length(g) > 0) {
             throw LocalizationError.invalidGravity
         }
@@ -135,15 +140,16 @@ public final class Localizer: Sendable {
         let sharpened = try deblurred(image)
         var timings = StageTimings()
         timings.deblur = watch.lap()
+        let region = near.map { regionKeyframes($0) }
         let first = try localize(features: sharpened ?? image, intrinsics: intrinsics, prior: prior, gravity: gravity,
-                                 cancellation: cancellation, timings: timings)
+                                 region: region, cancellation: cancellation, timings: timings)
         guard sharpened != nil, !first.isLocalized else { return first }
         // The smear removed is an estimate, and a wrong one can hide corners the frame had: a
         // deconvolved frame that gives no accepted pose gets its turn as it was captured.
         // Its parts and places were searched with the sharper frame: this look is the
         // whole-map search alone.
         let second = try localize(features: image, intrinsics: intrinsics, prior: prior, gravity: gravity,
-                                  cancellation: cancellation, timings: StageTimings(), searchPlaces: false)
+                                  region: region, cancellation: cancellation, timings: StageTimings(), searchPlaces: false)
         var result = second.isLocalized ? second : first
         result.timings = first.timings + second.timings
         return result
@@ -152,7 +158,7 @@ public final class Localizer: Sendable {
     /// Localizes `image` as it is (`localize(image:…)` after the motion-blur stage), its
     /// stage times added to `timings`.
     private func localize(features image: GrayImage, intrinsics: CameraIntrinsics, prior: Pose?,
-                          gravity: SIMD3<Double>?, cancellation: LocalizationCancellation,
+                          gravity: SIMD3<Double>?, region: [Int]?, cancellation: LocalizationCancellation,
                           timings: StageTimings, searchPlaces: Bool = true) throws -> LocalizationResult {
         var timings = timings
         var watch = Stopwatch()
@@ -201,10 +207,19 @@ public final class Localizer: Sendable {
         let gate = query.gravity == nil ? options.seedInliers : options.seedInliersWithGravity
         let placeSearch = searchPlaces && index.depth > 0
             && options.places.applies(toKeyframes: map.keyframes.count, parts: localMap.parts.count)
+        // A location prior's keyframes are searched first, unless there are none or they are
+        // the whole map (then the prior narrows nothing).
+        let narrowed = region.flatMap { $0.isEmpty || $0.count == map.keyframes.count ? nil : $0 }
         var machine = GlobalSearchStateMachine<Attempt, Verdict>(
             probes: fallbackProbes, placeSearch: placeSearch,
             maxPlaces: options.places.maxPlaces, maxParts: min(localMap.parts.count, options.places.maxParts),
-            seedInliers: gate)
+            seedInliers: gate, region: narrowed)
+        func priorUse(localized: Bool) -> LocationPriorUse? {
+            guard let region else { return nil }
+            if region.isEmpty { return .outsideMap }
+            // A prior that holds the whole map: every search was within it.
+            return localized && (narrowed == nil || machine.answeredWithinRegion) ? .narrowed : .notConfirmed
+        }
         if index.depth > 0 {
             var watch = Stopwatch()
             query.nodes = query.features.descriptors.withUnsafeBytes { vocabulary.nodes(for: $0, atDepth: index.depth) }
@@ -239,13 +254,17 @@ public final class Localizer: Sendable {
                 action = machine.judged(verdict, accepted: verdict.rejection == nil,
                                         log10NFA: verdict.evidence.log10NFA)
             case .finish(let best):
-                return finish(best.attempt, rejection: best.rejection, evidence: best.evidence, accuracy: best.accuracy,
-                              refined: best.refined, query, usedPrior: false, timings: timings)
+                var result = finish(best.attempt, rejection: best.rejection, evidence: best.evidence, accuracy: best.accuracy,
+                                    refined: best.refined, query, usedPrior: false, timings: timings)
+                result.locationPrior = priorUse(localized: result.isLocalized)
+                return result
             case .finishWithoutPose(let strongest):
                 let why = strongest?.estimate == nil ? "no pose: \(strongest?.matches.count ?? 0) tentative matches"
                     : "too few inliers to judge (\(strongest?.inliers ?? 0) < \(gate))"
-                return finish(strongest, rejection: why, evidence: nil, accuracy: nil, refined: nil, query,
-                              usedPrior: false, timings: timings)
+                var result = finish(strongest, rejection: why, evidence: nil, accuracy: nil, refined: nil, query,
+                                    usedPrior: false, timings: timings)
+                result.locationPrior = priorUse(localized: false)
+                return result
             }
         }
     }
@@ -289,6 +308,12 @@ public final class Localizer: Sendable {
             if places.count == p.maxPlaces { break }
         }
         return (places, rankedParts)
+    }
+
+    /// The keyframes a location prior holds: those taken within its radius (horizontally
+    /// when the prior or the map knows up).
+    private func regionKeyframes(_ near: LocationPrior) -> [Int] {
+        map.keyframes.indices.filter { near.distance(to: map.keyframes[$0].pose.center, mapUp: upright?.up) <= near.radius }
     }
 
     /// The multi-probe fallback, unless the candidates are already the whole map.
@@ -372,7 +397,8 @@ public final class Localizer: Sendable {
         var mask: [UInt8]?
         switch search {
         case .place(let keyframes):
-            buckets = index.buckets(forNodes: query.nodes)
+            buckets = index.buckets(forNodes: query.nodes.isEmpty
+                                    ? descriptors.withUnsafeBytes { vocabulary.nodes(for: $0, atDepth: index.depth) } : query.nodes)
             ratio = options.globalRatio
             mask = index.mask(observedBy: keyframes, in: map)
         case .words:

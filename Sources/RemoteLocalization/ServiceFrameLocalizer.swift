@@ -1,6 +1,7 @@
 import Localization
 import Dispatch
 import Foundation
+import Geodesy
 import Geometry
 import GraffityARCloud
 import Support
@@ -35,8 +36,8 @@ public final class ServiceFrameLocalizer: FrameLocalizer {
     public var firstFailureMessage: String? { firstFailure.withLock { $0 } }
 
     public func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?,
-                  gravity: SIMD3<Double>?) throws -> LocalizationResult {
-        let request = LocalizeRequest(mapId: mapId, intrinsics: intrinsics, prior: prior, gravity: gravity)
+                         gravity: SIMD3<Double>?, location: GPSReading?) throws -> LocalizationResult {
+        let request = LocalizeRequest(mapId: mapId, intrinsics: intrinsics, prior: prior, gravity: gravity, location: location)
         let start = ContinuousClock.now
         var attempt = 1
         while true {

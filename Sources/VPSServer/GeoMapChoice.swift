@@ -12,7 +12,7 @@ import VPSModel
 /// mapped positions a camera may stand and still see the mapped scene.
 struct GeoMapChoice: Sendable {
     /// Metres beyond a map's area from which a phone may still see it.
-    var viewingReach = 50.0
+    var viewingReach = LocationPrior.defaultReachMetres
     /// Maps tried for one request at most: each try is a full localization.
     var maxMaps = 4
 

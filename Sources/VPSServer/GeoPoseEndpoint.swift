@@ -31,7 +31,8 @@ extension RequestHandler {
         try checkImage(image, for: intrinsics)
         let (first, others) = try mapsNear(request.bestGeolocation, state)
         state.mapId = first
-        return LocalizationJob(image: image, request: LocalizeRequest(mapId: first, intrinsics: intrinsics),
+        return LocalizationJob(image: image, request: LocalizeRequest(mapId: first, intrinsics: intrinsics,
+                                                                       location: request.bestGeolocation),
                                otherMaps: others, geoPoseRequestId: request.id)
     }
 

@@ -57,6 +57,7 @@ enum LocalizeAnswerJSON {
             out += "}"
         }
         key("inliers"); out += String(r.inliers)
+        if let u = r.locationPrior { key("locationPrior"); out += JSONLiteral.string(u.rawValue) }
         key("mapId"); out += JSONLiteral.string(r.mapId)
         if let v = r.mapVersion { key("mapVersion"); out += JSONLiteral.string(v) }
         if let m = r.matches { key("matches"); out += String(m) }

@@ -58,9 +58,10 @@ public final class MapDirectoryEngine: LocalizationEngine {
         if cancellation.isCancelled { throw .cancelled }
         return try cache.withEntry(request.mapId) { loaded throws(LocalizationEngineError) in
             do {
-                let result = try loaded.value.withLocalizer {
-                    try $0.localize(encoded: image, intrinsics: request.intrinsics, prior: request.prior,
-                                    gravity: request.gravity, cancellation: cancellation)
+                let result = try loaded.value.withLocalizer { localizer in
+                    try localizer.localize(encoded: image, intrinsics: request.intrinsics, prior: request.prior,
+                                           gravity: request.gravity, near: request.locationPrior(georeference: localizer.map.metadata.georeference),
+                                           cancellation: cancellation)
                 }
                 return LocalizeResponse(result, mapId: request.mapId, mapVersion: loaded.version)
             } catch {
@@ -77,7 +78,7 @@ public final class MapDirectoryEngine: LocalizationEngine {
     static func engineError(_ error: any Error) -> LocalizationEngineError {
         switch error as? LocalizationError {
         case .invalidIntrinsics(let why): return .unprocessable("impossible intrinsics: \(why)")
-        case .imageSizeMismatch, .invalidGravity: return .unprocessable("\(error)")
+        case .imageSizeMismatch, .invalidGravity, .invalidLocationPrior: return .unprocessable("\(error)")
         case .image(let e): return .undecodableImage("\(e)")
         case .emptyMap(let name): return .unprocessable("map '\(name)' has no points to localize against")
         case .cancelled: return .cancelled

@@ -1,5 +1,6 @@
 import Foundation
 import Support
+import VPSModel
 
 /// How `VPSServer` listens and what it tolerates.
 public struct VPSServerConfiguration: Sendable {
@@ -46,7 +47,7 @@ public struct VPSServerConfiguration: Sendable {
     /// `POST /scrs/geopose`: metres beyond a georeferenced map's area (its cameras' circle)
     /// from which a phone, by its GPS reading and that reading's accuracy, may still see the
     /// map; maps farther away are not tried.
-    public var geoViewingReachMetres = 50.0
+    public var geoViewingReachMetres = LocationPrior.defaultReachMetres
     /// How long `stop()` waits for in-flight requests before answering what is left with
     /// 503 and closing (the drain timeout).
     public var shutdownGracePeriodSeconds: Double

@@ -39,6 +39,31 @@ import TestSupport
         let collection = try #require(try JSONSerialization.jsonObject(with: geoJSON) as? [String: Any])
         #expect(collection["type"] as? String == "FeatureCollection")
 
+        // Each frame's own GPS as a location prior: the keyframes around it place the frame,
+        // as the whole map did. A reading far from the map is ignored: the same frames are placed.
+        func priorUses(_ run: String) throws -> [String: Int] {
+            let lines = try String(contentsOf: dir.appendingPathComponent(run).appendingPathComponent("results.jsonl"),
+                                   encoding: .utf8).split(separator: "\n")
+            var uses: [String: Int] = [:]
+            for line in lines {
+                let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let r = try #require(o["result"] as? [String: Any])
+                if r["status"] as? String == "localized" { uses[r["locationPrior"] as? String ?? "none", default: 0] += 1 }
+            }
+            return uses
+        }
+        for (near, use) in [("gps", "narrowed"), ("52.3831,4.8922,10", "outsideMap")] {
+            let run = "near-\(use)"
+            let r = try await ArcloudProcess.runOffThread(["localize", "--map", map, walk, "--near", near, "--out",
+                                                           dir.appendingPathComponent(run).path])
+            #expect(r.status == 0, "\(r.stderr)")
+            let uses = try priorUses(run)
+            #expect(uses == [use: fitted.frames], "\(near): \(uses)")
+            #expect(try geoErrors(run).max < 2.0)
+        }
+        let badNear = try ArcloudProcess.run(["localize", "--map", map, walk, "--near", "52.3,4.8"])
+        #expect(badNear.status != 0 && badNear.stderr.contains("LAT,LON,ACCURACY"), "\(badNear.stderr)")
+
         let placed = try ArcloudProcess.run(["map", "georef", map, "--origin", "52.3731,4.8922,2.5", "--heading", "30"])
         #expect(placed.status == 0 && placed.stdout.contains("georeference manual"), "\(placed.stdout)\(placed.stderr)")
         let manual = try await ArcloudProcess.runOffThread(["localize", "--map", map, walk, "--out",

@@ -116,4 +116,36 @@ struct GlobalSearchStateMachineTests {
         // No search reached a pose: the first of the equally empty attempts answers.
         #expect(describe(m.searched("b", inliers: 0)) == "none w")
     }
+
+    @Test func aLocationPriorsKeyframesAreSearchedFirstAndAnAcceptedPoseThereStopsTheFrame() {
+        var m = Machine(probes: probes, placeSearch: true, maxPlaces: 3, seedInliers: 8, region: [4, 5])
+        // Two region searches, two whole-map searches, three places with words and probes.
+        #expect(m.plannedSearches == 2 + 2 + 6)
+        #expect(describe(m.start()) == "place[4, 5]")
+        #expect(describe(m.searched("r", inliers: 30)) == "grow r")
+        #expect(describe(m.judged("R", accepted: true, log10NFA: -20)) == "finish R")
+        #expect(m.answeredWithinRegion)
+    }
+
+    @Test func aLocationPriorThatPlacesNothingLeavesTheWholeMapToAnswer() {
+        var m = Machine(probes: probes, placeSearch: false, maxPlaces: 3, seedInliers: 8, region: [7])
+        #expect(describe(m.start()) == "place[7]")
+        #expect(describe(m.searched("r", inliers: 12)) == "grow r")
+        // Rejected within the prior: its probes, then the whole map.
+        #expect(describe(m.judged("R", accepted: false, log10NFA: -1)) == "placeProbes[7]")
+        #expect(describe(m.searched("rp", inliers: 2)) == "words")
+        #expect(describe(m.searched("w", inliers: 40)) == "grow w")
+        #expect(describe(m.judged("W", accepted: true, log10NFA: -30)) == "finish W")
+        #expect(!m.answeredWithinRegion)
+    }
+
+    @Test func aRejectedVerdictFromThePriorThatStaysStrongestIsMarkedAsTheRegions() {
+        var m = Machine(probes: nil, placeSearch: false, maxPlaces: 3, seedInliers: 8, region: [1])
+        _ = m.start()
+        _ = m.searched("r", inliers: 12)
+        #expect(describe(m.judged("R", accepted: false, log10NFA: -2.5)) == "words")
+        _ = m.searched("w", inliers: 9)
+        #expect(describe(m.judged("W", accepted: false, log10NFA: -1)) == "finish R")
+        #expect(m.answeredWithinRegion)
+    }
 }

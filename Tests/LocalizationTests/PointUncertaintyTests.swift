@@ -3,6 +3,7 @@ import Foundation
 import Geometry
 import Testing
 import Vision
+import MapBuilding
 import MapModel
 
 /// Each map point's triangulation covariance, and what it means in a query.
@@ -61,6 +62,32 @@ import MapModel
         #expect(a.residualScale == 1)
         #expect(b.residualScale > 3, "\(b.residualScale)")
         #expect(abs(b.covariance(of: 0).r2.z / a.covariance(of: 0).r2.z - b.residualScale * b.residualScale) < 1e-6)
+    }
+
+    /// A venue of a good capture and a poor one (every observation 3 px off): each part has
+    /// its own variance factor, so the poor one does not widen the good one's points.
+    @Test func eachCaptureOfAVenueHasItsOwnVarianceFactor() throws {
+        let exact = try map(baseline: 5)
+        let poor = try VPSMap(metadata: exact.metadata, keyframes: exact.keyframes, points: exact.points,
+                              observations: exact.observations.map { o in
+                                  var o = o
+                                  o.pixel.y += o.keyframe == 0 ? 3 : -3
+                                  return o
+                              }, vocabulary: exact.vocabulary)
+        let venue = try MapMerger().merge([.init(map: exact, placement: .identity, name: "good"),
+                                           .init(map: poor, placement: Pose(rotation: .identity, translation: SIMD3(100, 0, 0)),
+                                                 name: "poor")], name: "venue")
+        let parts = MapParts(map: venue, minKeyframes: 2)
+        #expect(parts.count == 2)
+        let alone = PointUncertainty(map: exact, scaleFactor: 1.2), poorAlone = PointUncertainty(map: poor, scaleFactor: 1.2)
+        let split = PointUncertainty(map: venue, scaleFactor: 1.2, parts: parts)
+        let pooled = PointUncertainty(map: venue, scaleFactor: 1.2)
+        #expect(split.residualScales[0] == 1 && split.residualScales[1] == poorAlone.residualScale)
+        let n = exact.points.count
+        #expect(abs(split.covariance(of: 0).r2.z / alone.covariance(of: 0).r2.z - 1) < 1e-9)
+        #expect(abs(split.covariance(of: n).r2.z / poorAlone.covariance(of: 0).r2.z - 1) < 1e-9)
+        // One factor for the whole venue would have widened the good capture's points.
+        #expect(pooled.covariance(of: 0).r2.z > 2 * alone.covariance(of: 0).r2.z)
     }
 
     /// The standard deviation (pixels, per image axis) of point `p`'s projection into a camera

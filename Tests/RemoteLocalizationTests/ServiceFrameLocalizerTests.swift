@@ -31,7 +31,7 @@ import VPSClient
         let image = ServerFixture.pngHeader(width: 64, height: 48) + [UInt8](repeating: 7, count: 1024)
         let failed = await Task.detached {
             do {
-                _ = try localizer.localize(encoded: image, intrinsics: ServerFixture.intrinsics, prior: nil, gravity: nil)
+                _ = try localizer.localize(encoded: image, intrinsics: ServerFixture.intrinsics, prior: nil, gravity: nil, location: nil)
                 return false
             } catch { return error is ServiceFrameError }
         }.value

@@ -126,6 +126,8 @@ struct GeoPoseEndpointTests {
         let answer = try await f.server.client.localize(image: f.jpeg, request: LocalizeRequest(
             mapId: "", intrinsics: f.camera, location: GPSReading(position: near, accuracy: 12)))
         #expect(answer.mapId == "there" && answer.status == .localized, "\(answer.mapId) \(answer.reason ?? "")")
+        // Within the map the reading narrowed the search to the keyframes around it.
+        #expect(answer.locationPrior == .narrowed)
         let expected = try #require(f.georeferences["there"]).geoPose(cameraToMap: try #require(f.local.pose))
         let geoPose = try #require(answer.geoPose)
         #expect(length(LocalTangentFrame(origin: expected.position).enu(of: geoPose.position)) < 0.10)
@@ -135,5 +137,16 @@ struct GeoPoseEndpointTests {
             _ = try await f.server.client.localize(image: f.jpeg, request: LocalizeRequest(
                 mapId: "", intrinsics: f.camera, location: GPSReading(position: between, accuracy: 12)))
         }
+        // The map named, the reading 500 m off it: the prior is ignored, never followed; the
+        // image places the frame where it is.
+        let ignored = try await f.server.client.localize(image: f.jpeg, request: LocalizeRequest(
+            mapId: "here", intrinsics: f.camera, location: GPSReading(position: between, accuracy: 12)))
+        #expect(ignored.status == .localized && ignored.locationPrior == .outsideMap, "\(ignored.reason ?? "")")
+        let pose = try #require(f.local.pose)
+        #expect(length(try #require(ignored.pose).center - pose.center) < 0.01)
+        // A hint in map coordinates works the same way, without a georeference.
+        let hinted = try await f.server.client.localize(image: f.jpeg, request: LocalizeRequest(
+            mapId: "here", intrinsics: f.camera, near: LocationPrior(center: pose.center + SIMD3(2, 0, 1), radius: 8)))
+        #expect(hinted.status == .localized && hinted.locationPrior == .narrowed, "\(hinted.reason ?? "")")
     }
 }

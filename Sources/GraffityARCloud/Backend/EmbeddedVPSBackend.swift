@@ -1,6 +1,7 @@
 import Localization
 import Dispatch
 import Foundation
+import Geodesy
 import MapModel
 import Storage
 import Support
@@ -34,7 +35,8 @@ public struct EmbeddedVPSBackend: VPSBackend {
     public func localize(_ request: LocalizationRequest) async throws -> LocalizationResponse {
         guard request.mapId == mapId else { throw VPSBackendError.mapNotFound(mapId: request.mapId) }
         let result = try await engine.localize(bytes: [UInt8](request.image.data), intrinsics: request.intrinsics,
-                                               prior: request.prior, gravity: request.gravity, mapId: mapId)
+                                               prior: request.prior, gravity: request.gravity, location: request.location,
+                                               mapId: mapId)
         guard result.isLocalized, let pose = result.pose else {
             return .notLocalized(reason: result.reason ?? "not localized")
         }
@@ -79,7 +81,7 @@ final class LocalizerEngine: Sendable {
     }
 
     func localize(bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?, gravity: SIMD3<Double>?,
-                  mapId: String) async throws -> LocalizationResult {
+                  location: GPSReading?, mapId: String) async throws -> LocalizationResult {
         try Task.checkCancellation()
         let cancelled = Locked(false)
         return try await withTaskCancellationHandler {
@@ -90,8 +92,8 @@ final class LocalizerEngine: Sendable {
                     // One cancelled while running stops at the localizer's next stage.
                     let cancellation = LocalizationCancellation(when: { cancelled.withLock { $0 } })
                     continuation.resume(with: Result {
-                        try self.run(bytes: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity, mapId: mapId,
-                                     cancellation: cancellation)
+                        try self.run(bytes: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity,
+                                     location: location, mapId: mapId, cancellation: cancellation)
                     })
                 }
             }
@@ -102,16 +104,17 @@ final class LocalizerEngine: Sendable {
 
     /// On `queue`: loads the map when needed, then localizes.
     private func run(bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?, gravity: SIMD3<Double>?,
-                     mapId: String, cancellation: LocalizationCancellation) throws -> LocalizationResult {
+                     location: GPSReading?, mapId: String, cancellation: LocalizationCancellation) throws -> LocalizationResult {
         let localizer = try loadedLocalizer(mapId: mapId)
         do {
             return try localizer.localize(encoded: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity,
+                                          near: LocationPrior(location, georeference: localizer.map.metadata.georeference),
                                           cancellation: cancellation)
         } catch let error as LocalizationError {
             switch error {
             case .cancelled: throw CancellationError()
             case .emptyMap: throw VPSBackendError.unavailable(error.description)
-            case .invalidIntrinsics, .imageSizeMismatch, .image, .invalidGravity:
+            case .invalidIntrinsics, .imageSizeMismatch, .image, .invalidGravity, .invalidLocationPrior:
                 throw VPSBackendError.rejected(status: 422, message: error.description)
             }
         }

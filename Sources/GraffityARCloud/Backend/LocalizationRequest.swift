@@ -1,3 +1,4 @@
+import Geodesy
 import Geometry
 
 /// One frame to localize: the encoded image, the camera that took it, and optionally a
@@ -16,11 +17,14 @@ public struct LocalizationRequest: Sendable, Hashable {
     public var gravity: SIMD3<Double>?
     /// The recorded frame this image is, for diagnostics; nil when not from a recording.
     public var frameId: String?
+    /// The device's GPS reading: in a georeferenced map the keyframes near it are searched
+    /// first (`LocationPrior`); it never bends the pose.
+    public var location: GPSReading?
 
     /// A request for one frame.
     public init(mapId: String, image: EncodedImage, intrinsics: CameraIntrinsics,
-                prior: Pose? = nil, gravity: SIMD3<Double>? = nil, frameId: String? = nil) {
+                prior: Pose? = nil, gravity: SIMD3<Double>? = nil, frameId: String? = nil, location: GPSReading? = nil) {
         self.mapId = mapId; self.image = image; self.intrinsics = intrinsics
-        self.prior = prior; self.gravity = gravity; self.frameId = frameId
+        self.prior = prior; self.gravity = gravity; self.frameId = frameId; self.location = location
     }
 }

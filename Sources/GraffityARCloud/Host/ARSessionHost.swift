@@ -281,11 +281,12 @@ public class ARSessionHost {
         let mapId = sdk.configuration.mapId
         let camera = session.camera
         let prior = cameraPose
+        let location = frame.gps ?? sdk.configuration.location
         localization = PendingOperation({
             let image = try images.image(for: frame)
             return try await backend.localize(LocalizationRequest(
                 mapId: mapId, image: image, intrinsics: camera, prior: prior, gravity: frame.gravity,
-                frameId: frame.id))
+                frameId: frame.id, location: location))
         }, completion: { [weak self] outcome in
             self?.localizationDidFinish(outcome, frameIndex: index)
         })

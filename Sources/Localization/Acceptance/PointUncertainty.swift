@@ -7,7 +7,9 @@ import MapModel
 /// triangulation from the keyframes that observed it, in map units². Keypoint noise is one
 /// pixel at level 0, scaled by the octave, and then by the map's own variance factor: the
 /// observations' residuals about their triangulated points (χ²/dof, at least 1), so a map
-/// whose keyframe poses or keypoints are worse than one pixel says so.
+/// whose keyframe poses or keypoints are worse than one pixel says so. A venue joined from
+/// separate captures (`MapParts`) has a factor per capture: each was reconstructed on its
+/// own, and one poor capture must not widen the bounds of poses in the others.
 ///
 /// A point seen from nearly the same direction by every keyframe — far away, or along a
 /// walking direction — is known well across its ray and poorly along it. Such points still
@@ -19,12 +21,18 @@ import MapModel
 struct PointUncertainty: Sendable {
     /// Upper triangle of each point's covariance: xx, xy, xz, yy, yz, zz.
     private let covariance: [Double]
-    /// √(χ²/dof) of the map's observations about their points, at least 1.
-    let residualScale: Double
+    /// √(χ²/dof) of the map's observations about their points, at least 1; of each part's
+    /// (`MapParts`, in their order) in a venue of several, and then the last entry is the
+    /// keyframes in no part.
+    let residualScales: [Double]
+    /// The residual scale of a map of one part.
+    var residualScale: Double { residualScales[0] }
 
     /// - Parameter scaleFactor: the ORB pyramid's scale between levels (keypoint noise
     ///   grows by it per octave).
-    init(map: VPSMap, scaleFactor: Double) {
+    ///   - parts: the map's parts (`MapParts`): each has its own variance factor. nil or no
+    ///     parts: one for the whole map.
+    init(map: VPSMap, scaleFactor: Double, parts: MapParts? = nil) {
         let n = map.points.count
         var info = [Double](repeating: 0, count: 6 * n)
         let frames = map.keyframes.map { CameraFromWorld($0.pose) }
@@ -48,10 +56,26 @@ struct PointUncertainty: Sendable {
             info[6 * p + 4] += w * (ja.y * ja.z + jb.y * jb.z)
             info[6 * p + 5] += w * (ja.z * ja.z + jb.z * jb.z)
         }
-        let factor = Self.varianceFactor(map: map, frames: frames, levels: levels)
-        residualScale = factor.squareRoot()
+        // Each keyframe's group: its part, or the group of keyframes in none (the last).
+        let partCount = parts?.count ?? 0
+        let groupOf = (0..<map.keyframes.count).map { k -> Int in
+            guard let parts, partCount > 0, parts.partOfKeyframe[k] >= 0 else { return partCount }
+            return Int(parts.partOfKeyframe[k])
+        }
+        var members = [[Int]](repeating: [], count: partCount + 1)
+        for (k, g) in groupOf.enumerated() { members[g].append(k) }
+        let factors = members.map { Self.varianceFactor(map: map, keyframes: $0, frames: frames, levels: levels) }
+        residualScales = factors.map { $0.squareRoot() }
+        // A point is of its first observer's group: parts share no point.
+        var groupOfPoint = [Int32](repeating: Int32(partCount), count: n)
+        var seen = [Bool](repeating: false, count: n)
+        for o in map.observations where !seen[Int(o.point)] {
+            seen[Int(o.point)] = true
+            groupOfPoint[Int(o.point)] = Int32(groupOf[Int(o.keyframe)])
+        }
         var cov = [Double](repeating: 0, count: 6 * n)
         for p in 0..<n {
+            let factor = factors[Int(groupOfPoint[p])]
             let m = Matrix3(rows: SIMD3(info[6 * p], info[6 * p + 1], info[6 * p + 2]),
                             SIMD3(info[6 * p + 1], info[6 * p + 3], info[6 * p + 4]),
                             SIMD3(info[6 * p + 2], info[6 * p + 4], info[6 * p + 5]))
@@ -75,16 +99,17 @@ struct PointUncertainty: Sendable {
                        SIMD3(c[b + 2], c[b + 4], c[b + 5]))
     }
 
-    /// χ²/dof of the map's observations about their points (2 per observation, 3 unknowns
-    /// per point), at least 1; from the observations of up to 200 keyframes spread over the
-    /// map, their stored pixels undistorted.
-    private static func varianceFactor(map: VPSMap, frames: [CameraFromWorld], levels: [Double]) -> Double {
-        let k = map.keyframes.count
+    /// χ²/dof of the observations of `keyframes` about their points (2 per observation, 3
+    /// unknowns per point), at least 1; from up to 200 of them spread over the list, their
+    /// stored pixels undistorted.
+    private static func varianceFactor(map: VPSMap, keyframes: [Int], frames: [CameraFromWorld],
+                                       levels: [Double]) -> Double {
+        let k = keyframes.count
         guard k > 0 else { return 1 }
         let step = max(1, k / 200)
         var chi2 = 0.0, observations = 0
         var points = Set<UInt32>()
-        for kf in Swift.stride(from: 0, to: k, by: step) {
+        for kf in Swift.stride(from: 0, to: k, by: step).map({ keyframes[$0] }) {
             let range = map.keyframeObservationOffsets[kf]..<map.keyframeObservationOffsets[kf + 1]
             guard !range.isEmpty else { continue }
             let cam = map.keyframes[kf].intrinsics

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import Geometry
 import Support
 import VPSModel
@@ -17,6 +18,9 @@ public struct BatchLocalizer: Sendable {
     /// Hands each frame's gravity (from its odometry, see `RecordedSession.Frame.gravity`)
     /// to the localizer, as a phone SDK does; false localizes from the image alone.
     public var useGravity: Bool
+    /// Where each frame's location prior comes from (`LocationPrior`), or nil for none.
+    public var location: BatchLocation?
+
 
     /// The frame localizer of worker `i` (0-based), made when a run starts.
     private let makeWorker: @Sendable (Int) throws -> any FrameLocalizer
@@ -51,7 +55,7 @@ public struct BatchLocalizer: Sendable {
         let done = Atomic<Int>(0)
         let start = DispatchTime.now().uptimeNanoseconds
         let camera = session.camera
-        let useGravity = useGravity
+        let useGravity = useGravity, location = location
 
         @Sendable func localize(_ i: Int, with worker: any FrameLocalizer, prior: Pose?) -> FrameOutcome {
             let frame = frames[i]
@@ -59,7 +63,8 @@ public struct BatchLocalizer: Sendable {
             do {
                 let bytes = try [UInt8](Data(contentsOf: RecordedSession.imageURL(of: frame, in: directory)))
                 result = try worker.localize(encoded: bytes, intrinsics: camera, prior: prior,
-                                             gravity: useGravity ? frame.gravity : nil)
+                                             gravity: useGravity ? frame.gravity : nil,
+                                             location: location?.reading(for: frame))
             } catch {
                 result = LocalizationResult(status: .rejected, reason: "\(error)")
             }

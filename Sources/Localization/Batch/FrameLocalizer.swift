@@ -1,12 +1,21 @@
+import Geodesy
 import Geometry
 import VPSModel
 
 /// Localizes one encoded frame: the embedded `Localizer`, or the HTTP service for a batch
 /// run over the network. `BatchLocalizer` runs either the same way.
 public protocol FrameLocalizer: Sendable {
-    /// Localizes an encoded JPEG or PNG image (see `Localizer.localize(encoded:intrinsics:prior:gravity:)`).
+    /// Localizes an encoded JPEG or PNG image (see `Localizer.localize(encoded:intrinsics:prior:gravity:near:)`).
+    /// `location` is the phone's GPS reading: in a georeferenced map it narrows the search
+    /// (`LocationPrior`); elsewhere it is ignored.
     func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?,
-                  gravity: SIMD3<Double>?) throws -> LocalizationResult
+                  gravity: SIMD3<Double>?, location: GPSReading?) throws -> LocalizationResult
 }
 
-extension Localizer: FrameLocalizer {}
+extension Localizer: FrameLocalizer {
+    public func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?,
+                         gravity: SIMD3<Double>?, location: GPSReading?) throws -> LocalizationResult {
+        try localize(encoded: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity,
+                     near: LocationPrior(location, georeference: map.metadata.georeference))
+    }
+}

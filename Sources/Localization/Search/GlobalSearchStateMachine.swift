@@ -33,8 +33,9 @@ enum GlobalSearch: Hashable, Sendable {
 /// and judged, which verdict is kept, and when to stop, so those decisions are tested
 /// without images (`GlobalSearchStateMachineTests`).
 ///
-/// The order: the plain word search over the whole map, then (when the map has a vocabulary
-/// index) the multi-probe search; on a map of many keyframes or of several parts, each
+/// The order: with a location prior, its keyframes alone (words, then probes); then the
+/// plain word search over the whole map, then (when the map has a vocabulary index) the
+/// multi-probe search; on a map of many keyframes or of several parts, each
 /// part alone (most voted first), then the places the whole-map searches' nearest points
 /// vote for, each with words and then probes. A search whose pose
 /// has at least `seedInliers` inliers has it grown and judged; the first accepted verdict
@@ -58,6 +59,9 @@ struct GlobalSearchStateMachine<Attempt, Verdict> {
     }
 
     private var searches: [GlobalSearch]
+    /// The searches of the location prior's keyframes, which come first.
+    private let regionSearches: Int
+    /// The index after the last whole-map search (the place search follows it).
     private let wholeMapSearches: Int
     private let placeSearch: Bool
     private let placeProbes: VocabularyProbes?
@@ -77,8 +81,13 @@ struct GlobalSearchStateMachine<Attempt, Verdict> {
     ///   - maxPlaces: how many places at most (for `plannedSearches`).
     ///   - maxParts: how many parts of a venue at most (for `plannedSearches`).
     ///   - seedInliers: the inliers a pose needs to be grown and judged.
-    init(probes: VocabularyProbes?, placeSearch: Bool, maxPlaces: Int, maxParts: Int = 0, seedInliers: Int) {
-        searches = [.words] + (probes.map { [.probes($0)] } ?? [])
+    ///   - region: the keyframes of a location prior, searched before the whole map; nil
+    ///     without one.
+    init(probes: VocabularyProbes?, placeSearch: Bool, maxPlaces: Int, maxParts: Int = 0, seedInliers: Int,
+         region: [Int]? = nil) {
+        let first: [GlobalSearch] = region.map { r in [.place(r)] + (probes.map { [.placeProbes(r, $0)] } ?? []) } ?? []
+        searches = first + [.words] + (probes.map { [.probes($0)] } ?? [])
+        regionSearches = first.count
         wholeMapSearches = searches.count
         self.placeSearch = placeSearch
         placeProbes = probes
@@ -115,9 +124,14 @@ struct GlobalSearchStateMachine<Attempt, Verdict> {
     mutating func judged(_ verdict: Verdict, accepted: Bool, log10NFA: Double) -> Action {
         if best.map({ accepted || log10NFA < $0.log10NFA }) ?? true {
             best = (verdict, accepted, log10NFA)
+            // `next` is one past the search whose pose was judged.
+            answeredWithinRegion = next <= regionSearches
         }
         return advance()
     }
+
+    /// Whether the verdict kept came from a search of the location prior's keyframes.
+    private(set) var answeredWithinRegion = false
 
     private mutating func gate(_ attempt: Attempt, inliers: Int) -> Action {
         if inliers >= seedInliers { return .growAndJudge(attempt) }

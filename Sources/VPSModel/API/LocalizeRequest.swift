@@ -7,7 +7,9 @@ import Geometry
 /// JSON form:
 /// `{"mapId": "gallery", "intrinsics": {"width": 640, "height": 480, "fx": 525, "fy": 525,
 ///   "cx": 319.5, "cy": 239.5, "distortion": [k1, k2, p1, p2]}, "prior": {"t": [..], "q": [..]},
-///   "gravity": [gx, gy, gz]}` (`distortion`, `prior` and `gravity` are optional).
+///   "gravity": [gx, gy, gz], "location": {"latitude": .., "longitude": .., "accuracy": ..},
+///   "near": {"position": [x, y, z], "radius": r}}` (all but `mapId` and `intrinsics` optional;
+///   `mapId` too when `location` is given).
 public struct LocalizeRequest: Sendable, Hashable, Codable {
     public var mapId: String
     public var intrinsics: CameraIntrinsics
@@ -19,14 +21,25 @@ public struct LocalizeRequest: Sendable, Hashable, Codable {
     /// The phone's GPS reading (W3C names, see `GPSReading`). With it the map id may be
     /// left empty: the service then tries its georeferenced maps within reach of the reading.
     public var location: GPSReading?
+    /// Where the camera is believed to be, in map coordinates (a hint from the app). With
+    /// it, or with `location` in a georeferenced map, the keyframes near that place are
+    /// searched first (`LocationPrior`); it never bends the pose.
+    public var near: LocationPrior?
 
     public init(mapId: String, intrinsics: CameraIntrinsics, prior: Pose? = nil, gravity: SIMD3<Double>? = nil,
-                location: GPSReading? = nil) {
+                location: GPSReading? = nil, near: LocationPrior? = nil) {
         self.mapId = mapId; self.intrinsics = intrinsics; self.prior = prior; self.gravity = gravity
-        self.location = location
+        self.location = location; self.near = near
     }
 
-    private enum CodingKeys: String, CodingKey { case mapId, intrinsics, prior, gravity, location }
+    /// The location prior for a localization in a map with this georeference: `near`
+    /// when given, else the GPS reading's (`LocationPrior(reading:georeference:reachMetres:)`)
+    /// when the map is georeferenced, else none.
+    public func locationPrior(georeference: Georeference?) -> LocationPrior? {
+        near ?? LocationPrior(location, georeference: georeference)
+    }
+
+    private enum CodingKeys: String, CodingKey { case mapId, intrinsics, prior, gravity, location, near }
     private enum IntrinsicsKeys: String, CodingKey { case width, height, fx, fy, cx, cy, distortion }
 
     // Intrinsics are decoded here rather than with CameraIntrinsics' synthesized Codable
@@ -43,6 +56,7 @@ public struct LocalizeRequest: Sendable, Hashable, Codable {
             cx: try i.decode(Double.self, forKey: .cx), cy: try i.decode(Double.self, forKey: .cy),
             distortion: try i.decodeIfPresent([Double].self, forKey: .distortion) ?? [])
         prior = try c.decodeIfPresent(Pose.self, forKey: .prior)
+        near = try c.decodeIfPresent(LocationPrior.self, forKey: .near)
         if let g = try c.decodeIfPresent([Double].self, forKey: .gravity) {
             guard g.count == 3, g.allSatisfy(\.isFinite), g.contains(where: { $0 != 0 }) else {
                 throw DecodingError.dataCorruptedError(forKey: .gravity, in: c,
@@ -63,5 +77,6 @@ public struct LocalizeRequest: Sendable, Hashable, Codable {
         try c.encodeIfPresent(prior, forKey: .prior)
         if let g = gravity { try c.encode([g.x, g.y, g.z], forKey: .gravity) }
         try c.encodeIfPresent(location, forKey: .location)
+        try c.encodeIfPresent(near, forKey: .near)
     }
 }

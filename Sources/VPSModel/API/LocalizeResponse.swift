@@ -40,16 +40,20 @@ public struct LocalizeResponse: Sendable, Hashable, Codable {
     public var usedPrior: Bool?
     /// Why the frame was not localized (e.g. "too few inliers (12 < 30)").
     public var reason: String?
+    /// What the request's location prior did (`LocationPriorUse`: `narrowed`, `outsideMap`,
+    /// `notConfirmed`), when it had one.
+    public var locationPrior: LocationPriorUse?
     /// Milliseconds per stage (`decode`, `features`, `match`, `solve`, `total`, ...).
     public var timings: [String: Double]
 
     public init(status: Status, mapId: String, pose: Pose? = nil, sectionId: String? = nil, inliers: Int = 0,
                 reprojectionError: Double? = nil, reason: String? = nil, timings: [String: Double] = [:], mapVersion: String? = nil,
                 matches: Int? = nil, usedPrior: Bool? = nil, accuracy: PoseAccuracy? = nil,
-                geoPose: GeoPose? = nil, geoAccuracy: PoseAccuracy? = nil) {
+                geoPose: GeoPose? = nil, geoAccuracy: PoseAccuracy? = nil, locationPrior: LocationPriorUse? = nil) {
         self.status = status; self.mapId = mapId; self.pose = pose; self.sectionId = sectionId
         self.inliers = inliers; self.reprojectionError = reprojectionError; self.reason = reason
         self.timings = timings; self.mapVersion = mapVersion; self.matches = matches; self.usedPrior = usedPrior
         self.accuracy = accuracy; self.geoPose = geoPose; self.geoAccuracy = geoAccuracy
+        self.locationPrior = locationPrior
     }
 }

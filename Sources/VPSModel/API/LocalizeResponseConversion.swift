@@ -9,7 +9,7 @@ extension LocalizeResponse {
                   reprojectionError: result.reprojectionError.isFinite ? result.reprojectionError : nil,
                   reason: result.reason, timings: timings, mapVersion: mapVersion,
                   matches: result.matches, usedPrior: result.usedPrior, accuracy: result.accuracy,
-                  geoPose: result.geoPose, geoAccuracy: result.geoAccuracy)
+                  geoPose: result.geoPose, geoAccuracy: result.geoAccuracy, locationPrior: result.locationPrior)
     }
 }
 
@@ -36,5 +36,6 @@ extension LocalizationResult {
         accuracy = response.accuracy
         geoPose = response.geoPose
         geoAccuracy = response.geoAccuracy
+        locationPrior = response.locationPrior
     }
 }

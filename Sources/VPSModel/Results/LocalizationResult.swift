@@ -81,6 +81,8 @@ public struct LocalizationResult: Sendable, Hashable, Codable {
     /// (`accuracy`, scaled to metres) and the georeference's (`Georeference.bounds(at:)`)
     /// taken together. Present with `geoPose`.
     public var geoAccuracy: PoseAccuracy?
+    /// What the frame's location prior did (`LocationPrior`), when it came with one.
+    public var locationPrior: LocationPriorUse?
     /// The inlier 2D–3D matches of the pose found (of the strongest attempt, when
     /// rejected): for drawing them over the image (the batch report does, for its worst
     /// frames). Not written to JSON: a results file stays one short line per frame.
@@ -98,7 +100,7 @@ public struct LocalizationResult: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case status, pose, sectionId, inliers, matches, reprojectionError, reason, usedPrior, timings, accuracy, evidence
-        case geoPose, geoAccuracy
+        case geoPose, geoAccuracy, locationPrior
     }
 
     public init(status: Status, pose: Pose? = nil, sectionId: String? = nil, inliers: Int = 0, matches: Int = 0,

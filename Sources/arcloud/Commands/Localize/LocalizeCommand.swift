@@ -15,7 +15,7 @@ struct LocalizeCommand: Command {
     static let overview = """
         USAGE: arcloud localize --map <file.vpsmap> <session dir> [--mode single-shot|tracking]
                                 [--out <dir>] [--workers N] [--features N] [--no-gravity] [--no-deblur]
-                                [--min-recall R]
+                                [--min-recall R] [--near LAT,LON,ACCURACY|gps]
                arcloud localize --server <url> --token <token> --map <map id> <session dir>
                                 [--concurrency N] [--mode ...] [--out <dir>] [--no-gravity]
                                 [--min-recall R]
@@ -87,6 +87,9 @@ struct LocalizeCommand: Command {
                                 + "id served there")
         let token = Option("token", .text.placeholder("<token>"), help: "Bearer token for --server",
                            defaultText: "$ARCLOUD_TOKEN")
+        let near = Option("near", ValueParser(placeholder: "<LAT,LON,ACCURACY|gps>") { try BatchLocalizer.BatchLocation.parse($0) },
+                          help: "A GPS reading (accuracy in metres, 95 %) or each frame's own (gps): in a georeferenced map "
+                              + "the keyframes near it are searched first, the whole map when they do not place the frame")
         let concurrency = Option("concurrency", .integer(in: 1...256).placeholder("<N>"), default: 4,
                                  help: "Requests in flight with --server")
     }
@@ -101,7 +104,7 @@ struct LocalizeCommand: Command {
         let out = URL(fileURLWithPath: args.out ?? "out/\(session.name)")
         try OutputLocation.prepareFolder(out.path, for: "--out")
 
-        let batch: BatchLocalizer
+        var batch: BatchLocalizer
         let mapName: String
         let workers: Int
         var service: ServiceFrameLocalizer?
@@ -139,6 +142,7 @@ struct LocalizeCommand: Command {
                                    useGravity: !args.noGravity)
         }
 
+        batch.location = args.near
         let progress = ProgressReporter(label: "localize \(session.name)", total: session.frames.count)
         let sessionFolder = sessionURL.hasDirectoryPath || sessionURL.pathExtension != "json"
             ? sessionURL : sessionURL.deletingLastPathComponent()

@@ -103,19 +103,13 @@ struct ServeCommand: Command {
             throw CommandFailure("--maps '\(mapsDir)' is not a directory")
         }
         let configuration = VPSServerConfiguration(
-            host: args.host,
-            port: UInt16(args.port),
-            localizationWorkers: args.workers,
-            idleCoreHelpers: args.idleHelpers,
-            localizationQueue: args.queue,
-            localizationBudgetSeconds: args.budget,
+            host: args.host, port: UInt16(args.port),
+            localizationWorkers: args.workers, idleCoreHelpers: args.idleHelpers,
+            localizationQueue: args.queue, localizationBudgetSeconds: args.budget,
             maxImagePixels: args.maxMegapixels.map { Int($0 * 1_000_000) } ?? VPSServerConfiguration.defaultMaxImagePixels,
-            maxConnections: args.maxConnections,
-            maxConnectionsPerClient: args.maxConnectionsPerClient,
-            connectionTimeoutSeconds: args.timeout,
-            headTimeoutSeconds: args.headTimeout,
-            minBodyBytesPerSecond: args.minBodyRate,
-            maxBodyBytes: args.maxBodyMB << 20,
+            maxConnections: args.maxConnections, maxConnectionsPerClient: args.maxConnectionsPerClient,
+            connectionTimeoutSeconds: args.timeout, headTimeoutSeconds: args.headTimeout,
+            minBodyBytesPerSecond: args.minBodyRate, maxBodyBytes: args.maxBodyMB << 20,
             shutdownGracePeriodSeconds: args.drainTimeout)
         let tokens = try TokenStoreLocation.open(args.db, mustExist: false)
         let accessLog = try AccessLog(target: args.accessLog)
