@@ -30,6 +30,7 @@ extension MapBuilder {
         if units == .metres { options.scale = 1 }
         let correspondences: [SimilarityFit.Correspondence]
         let what: String
+        var measuresHeight: [Bool]?
         if let controlPoints {
             for p in controlPoints where !p.unmatchedImages.isEmpty {
                 log("georeference: ground control point '\(p.id)': images not among the build's frames: "
@@ -47,6 +48,7 @@ extension MapBuilder {
             // A point without a surveyed altitude gives the height no weight (its height 0
             // is no measurement), and never disagrees with the fit vertically.
             options.defaultAltitudeAccuracy = GPSReading.accuracyRange.upperBound
+            measuresHeight = placed.map(\.hasAltitude)
             options.source = .controlPoints
             what = "ground control points"
             guard placed.count >= 3 else {
@@ -63,7 +65,11 @@ extension MapBuilder {
             what = "GPS readings"
         }
         do {
-            let g = try SimilarityFit.fit(correspondences, options: options).georeference
+            let fit = try SimilarityFit.fit(correspondences, options: options)
+            var g = fit.georeference
+            if let measuresHeight {
+                g.residuals!.verticalRMS = Self.verticalRMS(g, correspondences, kept: fit.isInlier, measured: measuresHeight)
+            }
             let r = g.residuals!
             let digits = options.source == .controlPoints ? 3 : 1
             run.report.georeference = String(format: "from %d of %d %@, horizontal RMS %.*f m, vertical %.*f m",
@@ -75,5 +81,17 @@ extension MapBuilder {
             log(run.finish("georeference", run.report.georeference!))
             return nil
         }
+    }
+
+    /// The RMS of the kept points' vertical residuals over those whose height was
+    /// surveyed (0 when none was): a point without an altitude, height 0 in the fit, would
+    /// otherwise report its own height as an error.
+    static func verticalRMS(_ g: Georeference, _ c: [SimilarityFit.Correspondence], kept: [Bool], measured: [Bool]) -> Double {
+        let frame = g.frame
+        let residuals = c.indices.filter { kept[$0] && measured[$0] }.map { i in
+            frame.enu(of: c[i].reading.position).z - g.enu(ofMapPoint: c[i].mapPosition).z
+        }
+        guard !residuals.isEmpty else { return 0 }
+        return (residuals.map { $0 * $0 }.reduce(0, +) / Double(residuals.count)).squareRoot()
     }
 }

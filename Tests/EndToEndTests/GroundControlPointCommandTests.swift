@@ -87,7 +87,9 @@ import VPSModel
         headingError = min(headingError, 360 - headingError)
         #expect(worst < 0.05, "a map point lies \(worst) m from where it truly is")
         #expect(headingError < 0.1, "heading off by \(headingError)°")
+        // The clicks' fraction of a pixel, not the unsurveyed height of gcp-2, is all that is left.
         let r = try #require(g.residuals)
+        #expect(r.inliers == 5 && r.horizontalRMS < 0.05 && r.verticalRMS < 0.05, "\(r)")
         print("gcp fit: worst position error \(worst) m, heading error \(headingError)°, "
               + "residual RMS \(r.horizontalRMS) m horizontal, \(r.verticalRMS) m vertical")
     }
