@@ -135,7 +135,7 @@ let package = Package(
                                                               "Vision", "TestSupport", "Support", "Geometry",
                                                               "MapModel"]),
         .testTarget(name: "MapBuildingTests", dependencies: ["MapBuilding", "Formats", "Storage", "VPSModel",
-                                                             "Vision", "TestSupport", "Geometry", "MapModel"]),
+                                                             "Vision", "TestSupport", "Geometry", "Geodesy", "MapModel"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Geodesy", "VPSModel", "TestSupport", "Geometry",
                                                          "MapModel"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "MapBuilding", "VPSModel", "Vision", "Baselines",
@@ -161,7 +161,7 @@ let package = Package(
         .testTarget(name: "GraffityARCloudAPITests", dependencies: ["GraffityARCloud"]),
         // Runs the built `arcloud` executable as a user would.
         .testTarget(name: "EndToEndTests", dependencies: ["Evaluation", "Storage", "VPSModel", "Baselines",
-                                                          "TestSupport", "Geometry", "Vision", "MapModel"]),
+                                                          "TestSupport", "Geometry", "Geodesy", "Vision", "MapModel"]),
     ],
     cxxLanguageStandard: .cxx17
 )

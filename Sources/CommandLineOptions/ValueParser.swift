@@ -23,6 +23,15 @@ public struct ValueParser<Value: Sendable>: Sendable {
         self.parse = parse
     }
 
+    /// A parser from a failable one (`MapUnits(parsing:)`): nil is refused with `needs`
+    /// ("option '--units' takes metres or unknown, got 'feet'").
+    public init(placeholder: String, refusing needs: String, parse: @escaping @Sendable (String) -> Value?) {
+        self.init(placeholder: placeholder) { text in
+            guard let value = parse(text) else { throw InvalidValue(needs) }
+            return value
+        }
+    }
+
     /// This parser with another placeholder in the help.
     public func placeholder(_ text: String) -> ValueParser {
         ValueParser(placeholder: text, choices: choices, describe: describe, parse: parse)

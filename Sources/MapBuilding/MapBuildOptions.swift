@@ -78,6 +78,14 @@ public struct MapBuildOptions: Sendable, Hashable {
     /// one of the point's own (a neighbouring corner's is farther).
     public var maxAffineDistance: Int = 64
 
+    /// The accuracy of ground control points' surveyed positions, metres at probability
+    /// 0.95, horizontally and (when given) vertically: the fit's weights and inlier test
+    /// (`map build --gcp-accuracy`). 0.1 m suits a handheld RTK or total-station survey.
+    public var controlPointAccuracy: Double = 0.1
+    /// Largest reprojection error of a ground control point's observation, pixels
+    /// (undistorted): a clicked landmark is a few pixels off, a mislabelled one far more.
+    public var maxControlPointError: Double = 4
+
     /// Vocabulary leaves aim at about this many points per word.
     public var pointsPerWord: Double = 8
     /// Threads for extraction and matching (0: all cores).
@@ -124,7 +132,8 @@ public struct MapBuildOptions: Sendable, Hashable {
             "maxDepthUncertaintyFewPhotos": "\(maxDepthUncertaintyFewPhotos)",
             "twoViewUncertaintyFactor": "\(twoViewUncertaintyFactor)", "pointsPerWord": "\(pointsPerWord)",
             "affineViews": "\(affineViews)", "maxAffineDescriptorsPerPoint": "\(maxAffineDescriptorsPerPoint)",
-            "maxAffineDistance": "\(maxAffineDistance)",
+            "maxAffineDistance": "\(maxAffineDistance)", "controlPointAccuracy": "\(controlPointAccuracy)",
+            "maxControlPointError": "\(maxControlPointError)",
         ]
     }
 }

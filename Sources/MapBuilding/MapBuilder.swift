@@ -38,10 +38,11 @@ public struct MapBuilder: Sendable {
     }
 
     /// Builds the map from posed frames and their decoded images (`images`: by default read
-    /// from each frame's `imageURL`); `log` receives one line per finished stage. Each stage
+    /// from each frame's `imageURL`); `controlPoints`, when given, georeference the map
+    /// instead of the frames' GPS; `log` receives one line per finished stage. Each stage
     /// is a function of its own (`MapBuilder+Stages.swift`); this one only chains them.
     public func build(frames allFrames: [MapBuildFrame], images: some KeyframeImages = KeyframeImageFiles(),
-                      metadata: MapMetadata, scene: SceneContent? = nil,
+                      metadata: MapMetadata, scene: SceneContent? = nil, controlPoints: [ControlPoint]? = nil,
                       log: (String) -> Void = { _ in }) throws -> (map: VPSMap, report: MapBuildReport) {
         if let problem = scene?.problem { throw MapBuildError("scene: \(problem)") }
         let frames = stride(from: 0, to: allFrames.count, by: max(1, options.keyframeStride)).map { allFrames[$0] }
@@ -76,7 +77,9 @@ public struct MapBuilder: Sendable {
         var meta = metadata
         meta.builder = options.summary.merging(meta.builder) { _, given in given }
         if meta.camera == nil { meta.camera = frames[0].intrinsics }
-        if meta.georeference == nil { meta.georeference = georeference(allFrames, up: meta.up, units: meta.units, &run, log) }
+        if meta.georeference == nil {
+            meta.georeference = georeference(allFrames, controlPoints: controlPoints, up: meta.up, units: meta.units, &run, log)
+        }
         let mapPoints = MapPoints(positions: points.positions, descriptors: points.descriptors,
                                   observationCounts: points.counts, words: vocabulary.words,
                                   sections: sections)

@@ -62,6 +62,18 @@ import Testing
         }
     }
 
+    /// `map inspect`'s line for a fit to ground control points, and the source as map files store it.
+    @Test func aControlPointFitDescribesItselfAndReadsBack() throws {
+        let g = Georeference(origin: origin, scale: 1, rotation: .identity, translation: .zero, source: .controlPoints,
+                             residuals: .init(horizontalRMS: 0.0123, verticalRMS: 0.02, inliers: 4, readings: 5))
+        #expect(g.description.hasPrefix("controlPoints: origin 48.8584000, 2.2945000, 95.00 m")
+                && g.description.hasSuffix("from 4 of 5 ground control points, residual RMS 0.012 m horizontal, 0.020 m vertical"),
+                "\(g.description)")
+        let json = try JSONEncoder().encode(g)
+        #expect(String(decoding: json, as: UTF8.self).contains(#""source":"controlPoints""#))
+        #expect(try JSONDecoder().decode(Georeference.self, from: json).source == .controlPoints)
+    }
+
     @Test func jsonHasReadableFieldsAndRoundTrips() throws {
         let g = Georeference(origin: origin, scale: 1.5, rotation: Quaternion(axis: SIMD3(0, 0, 1), angle: 0.3),
                              translation: SIMD3(1, 2, 3), source: .gps,

@@ -90,7 +90,7 @@ package struct ScaleProbe {
                 for s in streams where !s.done { try s.step() }
             }
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let size = RegularFile.byteCount(atPath: path)
         return Report(map: path, keyframes: map.keyframes.count, points: map.points.count, fileBytes: size,
                       loadSeconds: (t1 - t0).seconds, readySeconds: (t2 - t0).seconds,
                       residentBytes: rss1 - rss0, heapBytes: heap1 - heap0, runs: streams[0].runs, p50: streams[0].p50,

@@ -24,6 +24,8 @@ public struct MapBuildInput: Sendable {
     public var sessionScene: URL?
     /// The scene content (sections, AR objects, navigation) after `loadScene`.
     public var scene: SceneContent?
+    /// Ground control points after `loadControlPoints`, their observations matched to `frames`.
+    public var controlPoints: [ControlPoint]?
 
     /// A failure to read the input, the message naming the file or folder.
     public struct Failure: Error, Sendable, CustomStringConvertible {
@@ -65,6 +67,15 @@ public struct MapBuildInput: Sendable {
         }
     }
 
+    /// Reads the source, then the scene content (`scene`, else a session's scene.json
+    /// unless `noScene`) and the ground control points (`controlPoints`, a path to
+    /// OpenSfM's `ground_control_points.json`), as `map build`'s options name them.
+    public init(_ source: MapBuildSource, scene: String?, noScene: Bool, controlPoints: String?) throws {
+        try self.init(source)
+        if let scene = scene.map({ URL(fileURLWithPath: $0) }) ?? (noScene ? nil : sessionScene) { try loadScene(from: scene) }
+        if let controlPoints { try loadControlPoints(from: controlPoints) }
+    }
+
     /// Reads scene content JSON (a scene description or exported scene content) into
     /// `scene`; a scene description's name becomes `defaultName`.
     public mutating func loadScene(from url: URL) throws {
@@ -75,6 +86,12 @@ public struct MapBuildInput: Sendable {
         } catch let e as DecodingError {
             throw Failure(description: "not scene JSON: \(DatasetProblem(e, fileName: url.path))")
         }
+    }
+
+    /// Reads OpenSfM's `ground_control_points.json` at `path` into `controlPoints`
+    /// (`GroundControlPoints`); errors name the file and the point.
+    public mutating func loadControlPoints(from path: String) throws {
+        controlPoints = try GroundControlPoints.load(from: URL(fileURLWithPath: path)).controlPoints(for: frames)
     }
 
     /// The map's metadata: the given name, units and up, else the defaults.

@@ -74,7 +74,7 @@ enum MapFile {
         // SQLite would block opening a FIFO; a directory or device is no map either.
         case let kind: throw MapFileError(path: path, reason: .notAMap("it is \(kind.phrase)"))
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let size = RegularFile.byteCount(atPath: path)
         if size == 0 { throw MapFileError(path: path, reason: .notAMap("the file is empty")) }
         do {
             let db = try SQLiteDatabase(path: path, mode: .readOnly)

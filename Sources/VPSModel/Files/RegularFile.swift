@@ -22,6 +22,12 @@ public enum RegularFile {
         }
     }
 
+    /// The size of the file at `path` in bytes, 0 when it cannot be had (for figures that
+    /// report a file's size, never for deciding whether to read it).
+    public static func byteCount(atPath path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+
     /// The UTF-8 text of the regular file at `url`.
     public static func text(_ url: URL) throws -> String {
         let data = try read(url)

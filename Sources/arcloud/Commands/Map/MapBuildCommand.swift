@@ -51,6 +51,7 @@ struct MapBuildCommand: Command {
           arcloud map build --colmap office/sparse/0 --out office.vpsmap --min-track 2
           arcloud map build --colmap office/sparse/0 --out office.vpsmap --units metres --up -y
           arcloud map build --nerfstudio capture/transforms.json --out room.vpsmap
+          arcloud map build --session plaza --gcp plaza/ground_control_points.json --out plaza.vpsmap
         """
 
     struct Options: CommandArguments {
@@ -87,14 +88,15 @@ struct MapBuildCommand: Command {
                              help: "Threads", defaultText: "all cores")
         let affineViews = Flag("affine-views", help: "Also describe points from ASIFT's simulated views of their keyframes "
                                    + "(tilts √2 and 2 at four angles), for maps of few photos queried from far off them")
+        let gcp = Option("gcp", .text.placeholder("<file>"), help: "OpenSfM ground_control_points.json: georeference the map "
+                             + "from these surveyed points alone, not GPS (at least 3, each seen in 2 frames)")
+        let gcpAccuracy = Option("gcp-accuracy", .number(in: 0.001...1000).placeholder("<m>"),
+                                 default: defaults.controlPointAccuracy, help: "The points' survey accuracy, metres at 95 %")
         let quiet = Flag("quiet", help: "No stage lines on stderr")
     }
 
     /// `--units metres|unknown` (or `meters`, `m`).
-    static let unitsParser = ValueParser<MapUnits>(placeholder: "<u>") { text in
-        guard let units = MapUnits(parsing: text) else { throw InvalidValue("takes metres or unknown") }
-        return units
-    }
+    static let unitsParser = ValueParser<MapUnits>(placeholder: "<u>", refusing: "takes metres or unknown") { MapUnits(parsing: $0) }
 
     /// `--up +y`, `--up 0,-1,0`, `--up unknown`; the direction's own parser says what is wrong.
     static let upParser = ValueParser<MapUpDirection>(placeholder: "<dir>") { try MapUpDirection(parsing: $0) }
@@ -107,11 +109,8 @@ struct MapBuildCommand: Command {
             source = try MapBuildSource(session: args.session, colmap: args.colmap, images: args.images,
                                         nerfstudio: args.nerfstudio, skipMissing: args.skipMissing)
         } catch { throw UsageError(error.description) }
-        var input = try MapBuildInput(source)
+        let input = try MapBuildInput(source, scene: args.scene, noScene: args.noScene, controlPoints: args.gcp)
         for m in input.missing { FileHandle.standardError.write(Data("  skipped \(m): image missing\n".utf8)) }
-        if let scene = args.scene.map({ URL(fileURLWithPath: $0) }) ?? (args.noScene ? nil : input.sessionScene) {
-            try input.loadScene(from: scene)
-        }
         var options = MapBuildOptions()
         options.keyframeStride = args.stride
         if let features = args.features { options.useFeatureCount(features) }
@@ -119,6 +118,7 @@ struct MapBuildCommand: Command {
         options.maxReprojectionError = args.maxError
         options.threads = args.threads
         options.affineViews = args.affineViews
+        options.controlPointAccuracy = args.gcpAccuracy
 
         let quiet = args.quiet
         func note(_ line: String) { if !quiet { FileHandle.standardError.write(Data("  \(line)\n".utf8)) } }
@@ -127,7 +127,7 @@ struct MapBuildCommand: Command {
         do {
             built = try MapBuilder(options: options).build(frames: input.frames,
                                                            metadata: input.metadata(name: args.name, units: args.units, up: args.up),
-                                                           scene: input.scene, log: note)
+                                                           scene: input.scene, controlPoints: input.controlPoints, log: note)
         } catch let e as MapBuildError {
             throw CommandFailure(e.description)
         }
@@ -135,8 +135,8 @@ struct MapBuildCommand: Command {
         do { try built.map.write(to: out) } catch let e as MapFileError { throw CommandFailure(e.description) }
         note("write: \(out) in \(String(format: "%.2f s", (ContinuousClock.now - writeStart).seconds))")
 
-        let size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
-        print(built.report.summary(of: built.map, writtenTo: out, fileBytes: size, seconds: (ContinuousClock.now - start).seconds))
+        print(built.report.summary(of: built.map, writtenTo: out, fileBytes: RegularFile.byteCount(atPath: out),
+                                   seconds: (ContinuousClock.now - start).seconds))
         return 0
     }
 }
