@@ -93,6 +93,9 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
     /// How close the GeoPoses lie to the truth, when the session's true georeference is
     /// known (set by the caller: `GeoPoseCheck`).
     public var geoPoses: GeoPoseCheck?
+    /// How close the GeoPoses lie to each frame's own GPS reading, when the session's
+    /// frames carry readings (set by the caller: `GeoPoseGPSCheck`).
+    public var geoPosesToGPS: GeoPoseGPSCheck?
 
     /// Localized frames with ground truth, and how many lie within their claimed accuracy
     /// (`PoseAccuracy`, position and rotation both): a calibrated localizer keeps the share
@@ -199,6 +202,7 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
         } else {
             lines.append("no ground truth in this session: accuracy not measured")
         }
+        if let g = geoPosesToGPS { lines.append(g.text) }
         lines.append(String(format: "speed             %.1f frames/s (%.2f s wall)", framesPerSecond, wallSeconds))
         lines.append("latency (ms)      stage       p50      p95      p99")
         for l in latency {

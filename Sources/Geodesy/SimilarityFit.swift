@@ -20,6 +20,11 @@ import Support
 /// only sets the vertical offset: phones report altitude poorly, and a map walked on one
 /// floor says nothing about scale vertically.
 ///
+/// With up unknown, readings along a line (a street walked forward) fix the line's
+/// direction, the scale and the offset, but not the map's roll about the line. Given
+/// `Options.upHint` (the map's up as its cameras suggest), such a fit is redone with the
+/// hint as the map's up; without one it is refused (`SimilarityFitError.collinear`).
+///
 /// Deterministic: the same readings and options give the same georeference, bit for bit
 /// (a seeded `SplitMix64` draws the samples).
 public enum SimilarityFit {
@@ -58,6 +63,13 @@ public enum SimilarityFit {
         /// Metres per map unit when the map knows it (a metric map: 1), held instead of
         /// fitted: GPS noise would otherwise stretch the map by a percent or more. nil fits it.
         public var scale: Double? = nil
+        /// The map's up as far as something other than the readings suggests it (the mean
+        /// up of its cameras, which people hold upright), used only when `mapUp` is nil and
+        /// the kept readings lie near a line: it then stands in for `mapUp`. Its error
+        /// tilts the georeference by as much: off by 5° about the line's normal, it puts a
+        /// point 40 m along the line 3.5 m too high or low (the fitted scale keeps it in
+        /// place horizontally); about the line, it moves points off the line sideways.
+        public var upHint: SIMD3<Double>? = nil
 
         public init(mapUp: SIMD3<Double>? = SIMD3(0, 1, 0), defaultAltitudeAccuracy: Double = 50,
                     inlierChiSquare: Double = 14.16, minimumBaselineSigmas: Double = 5, maxIterations: Int = 2000,
@@ -71,6 +83,7 @@ public enum SimilarityFit {
         public var problem: String? {
             if let u = mapUp, !(length(u).isFinite && length(u) > 0) { return "the map's up direction must be finite and not zero" }
             if let s = scale, !(s.isFinite && s > 0) { return "a held scale must be positive and finite" }
+            if let u = upHint, !(length(u).isFinite && length(u) > 0) { return "the up hint must be finite and not zero" }
             guard GPSReading.accuracyRange.contains(defaultAltitudeAccuracy) else {
                 return "defaultAltitudeAccuracy \(defaultAltitudeAccuracy) m is outside 0.001…1000000 m"
             }
@@ -89,6 +102,8 @@ public enum SimilarityFit {
     public struct Result: Sendable, Hashable {
         public var georeference: Georeference
         public var isInlier: [Bool]
+        /// Whether the readings lay near a line and `Options.upHint` stood in for the map's up.
+        public var usedUpHint = false
     }
 
     /// Fits the georeference of a map to GPS readings taken at known map positions.
@@ -98,6 +113,18 @@ public enum SimilarityFit {
     ///   `collinear` when the map's up is unknown); options out of range.
     public static func fit(_ correspondences: [Correspondence], options: Options = Options()) throws -> Result {
         if let p = options.problem { throw SimilarityFitError.invalidOptions(p) }
+        do {
+            return try fitOnce(correspondences, options: options)
+        } catch SimilarityFitError.collinear where options.mapUp == nil && options.upHint != nil {
+            var hinted = options
+            (hinted.mapUp, hinted.upHint) = (options.upHint, nil)
+            var result = try fitOnce(correspondences, options: hinted)
+            result.usedUpHint = true
+            return result
+        }
+    }
+
+    private static func fitOnce(_ correspondences: [Correspondence], options: Options) throws -> Result {
         let usable = correspondences.indices.filter { i in
             let m = correspondences[i].mapPosition
             return correspondences[i].reading.problem == nil && m.x.isFinite && m.y.isFinite && m.z.isFinite

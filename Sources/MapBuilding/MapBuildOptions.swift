@@ -93,6 +93,17 @@ public struct MapBuildOptions: Sendable, Hashable {
 
     public init() {}
 
+    /// The defaults with the settings `arcloud map build` takes from its command line: a
+    /// `featureCount` is exact (`useFeatureCount`), nil keeps the default spreading.
+    public init(keyframeStride: Int, featureCount: Int?, minTrackLength: Int, maxReprojectionError: Double,
+                threads: Int, affineViews: Bool) {
+        self.init()
+        self.keyframeStride = keyframeStride
+        if let featureCount { useFeatureCount(featureCount) }
+        self.minTrackLength = minTrackLength; self.maxReprojectionError = maxReprojectionError
+        self.threads = threads; self.affineViews = affineViews
+    }
+
     /// Whether a map of `keyframes` keyframes counts as one of few photos (it then gets more
     /// features per photo and keeps less certain points).
     public func isFewPhotos(keyframes: Int) -> Bool {

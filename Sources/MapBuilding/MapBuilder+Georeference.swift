@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+import Geometry
 import MapModel
 import VPSModel
 
@@ -21,11 +22,13 @@ extension MapBuilder {
     ///
     /// Either way a robust similarity (`SimilarityFit`); when the fit is refused (a span too
     /// short for the positions' noise, no consensus) the map is still built and answers in
-    /// map coordinates only.
+    /// map coordinates only. On a map of unknown up, the cameras' mean up (`camerasUp`)
+    /// settles the roll a path along a line leaves free.
     func georeference(_ frames: [MapBuildFrame], controlPoints: [ControlPoint]?, up: MapUpDirection, units: MapUnits,
                       _ run: inout StageRun, _ log: (String) -> Void) -> Georeference? {
         var options = SimilarityFit.Options()
         options.mapUp = up.vector
+        if up.vector == nil { options.upHint = Self.camerasUp(frames) }
         // A metric map's scale is known: noise in the positions would only stretch it.
         if units == .metres { options.scale = 1 }
         let correspondences: [SimilarityFit.Correspondence]
@@ -74,6 +77,7 @@ extension MapBuilder {
             let digits = options.source == .controlPoints ? 3 : 1
             run.report.georeference = String(format: "from %d of %d %@, horizontal RMS %.*f m, vertical %.*f m",
                                              r.inliers, r.readings, what, digits, r.horizontalRMS, digits, r.verticalRMS)
+                + (fit.usedUpHint ? " (readings along a line: up from the cameras)" : "")
             log(run.finish("georeference", run.report.georeference!))
             return g
         } catch {
@@ -93,5 +97,16 @@ extension MapBuilder {
         }
         guard !residuals.isEmpty else { return 0 }
         return (residuals.map { $0 * $0 }.reduce(0, +) / Double(residuals.count)).squareRoot()
+    }
+
+    /// The map's up as its cameras suggest: the mean of their image-up axes (−y of the
+    /// OpenCV camera) in map coordinates, as COLMAP's orientation aligner assumes photos
+    /// are taken upright. Nil when the cameras disagree (mean resultant length under 0.9,
+    /// about 25° of spread: portrait and landscape mixed, or looking down at a table).
+    static func camerasUp(_ frames: [MapBuildFrame]) -> SIMD3<Double>? {
+        guard !frames.isEmpty else { return nil }
+        let sum = frames.reduce(SIMD3<Double>.zero) { $0 + $1.pose.rotation.matrix * SIMD3(0, -1, 0) }
+        let mean = sum / Double(frames.count)
+        return length(mean) >= 0.9 ? mean / length(mean) : nil
     }
 }

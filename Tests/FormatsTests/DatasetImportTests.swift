@@ -108,6 +108,35 @@ import VPSModel
         #expect(SessionValidator.validate(directory: out.url).isEmpty)
     }
 
+    /// A JPEG's EXIF GPS becomes its frame's reading (its stated error as the accuracy, or
+    /// the assumed one); a PNG and a JPEG without GPS get none; the count is in the result.
+    @Test func colmapPhotosEXIFGPSBecomesTheFramesReading() throws {
+        let model = try ScratchDirectory("colmap-gps"), out = try ScratchDirectory("colmap-gps-out")
+        let images = model.url.appendingPathComponent("images")
+        try Self.writePNG(images.appendingPathComponent("c.png"))
+        let image = RenderedImage(width: 40, height: 30, pixels: [UInt8](repeating: 90, count: 40 * 30 * 3))
+        let jpeg = try ImageEncoding.jpeg(image)
+        try EXIFGPSWriter.insert(into: jpeg, latitude: 52.3731, longitude: 4.8922, altitude: 2.5, horizontalError: 6)
+            .write(to: images.appendingPathComponent("a.jpg"))
+        try EXIFGPSWriter.insert(into: jpeg, latitude: -33.8568, longitude: -151.2153, altitude: -4)
+            .write(to: images.appendingPathComponent("b.jpg"))
+        try jpeg.write(to: images.appendingPathComponent("d.jpg"))
+        try Data("1 PINHOLE 40 30 30 30 20 15\n".utf8).write(to: model.url.appendingPathComponent("cameras.txt"))
+        try Data(["a.jpg", "b.jpg", "c.png", "d.jpg"].enumerated().map { i, name in
+            "\(i + 1) 1 0 0 0 \(Double(i)) 0 0 1 \(name)\n\n"
+        }.joined().utf8).write(to: model.url.appendingPathComponent("images.txt"))
+        let result = try COLMAPImporter().importModel(from: model.url, images: images, to: out.url, name: "gps")
+        #expect(result.framesWithGPS == 2)
+        #expect(result.text.hasSuffix("4 frames with poses from a text model, 2 with EXIF GPS"), "\(result.text)")
+        let gps = try RecordedSession.load(from: out.url).frames.map(\.gps)
+        let a = try #require(gps[0]), b = try #require(gps[1])
+        #expect(abs(a.position.latitude - 52.3731) < 1e-7 && abs(a.position.longitude - 4.8922) < 1e-7)
+        #expect(a.accuracy == 6 && abs(a.position.height - 2.5) < 1e-9)
+        #expect(abs(b.position.latitude + 33.8568) < 1e-7 && abs(b.position.longitude + 151.2153) < 1e-7)
+        #expect(b.accuracy == EXIFGPS.assumedAccuracy && abs(b.position.height + 4) < 1e-9)
+        #expect(gps[2] == nil && gps[3] == nil)
+    }
+
     /// Intrinsics describe the image as stored: an image of another size than its camera's
     /// is refused, naming the model's line and both sizes, before any image is copied.
     @Test func colmapImagesOfAnotherSizeAreRefused() throws {

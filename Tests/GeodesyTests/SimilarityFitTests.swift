@@ -201,6 +201,49 @@ import Testing
         #expect(throws: Never.self) { try SimilarityFit.fit(correspondences) }
     }
 
+    /// A street walked forward, photographed 9 times, reconstructed in its own units and
+    /// frame (a COLMAP model): with the up unknown the readings leave the roll about the
+    /// street free. The cameras' up, off by 5° of pitch and 2° of roll as handheld photos
+    /// are, stands in for it: every camera, and a point 3 m beside the path, lands within
+    /// the readings' median stated accuracy (their 95 % radius) of the truth and within 1 m
+    /// of where a fit knowing the true up puts it, and the map's up within 6° of up, on
+    /// every seed. Without the hint the fit says the readings are collinear.
+    @Test(arguments: 1...12) func aStreetAlongALineFitsWithTheCamerasUp(seed: UInt64) throws {
+        let truth = try Self.truth()
+        var rng = SplitMix64(seed: seed)
+        // 80 m of street at 1.25 m per unit, held at 1.5 ± 0.1 units, 0.3 units of sway.
+        let upright = (0..<9).map { k in SIMD3(Double(k) * 8, 1.5 + (rng.unit() - 0.5) * 0.2, (rng.unit() - 0.5) * 0.6) }
+        let beside = upright.map { $0 + SIMD3(0, 0, 2.4) }
+        var correspondences: [SimilarityFit.Correspondence] = [], accuracies: [Double] = []
+        let frame = Quaternion(axis: SIMD3(0.3, -0.8, 0.5), angle: 2.1)        // the model's arbitrary frame
+        for p in upright {
+            let accuracy = 5 + 5 * rng.unit(), sigma = accuracy / 2.4477
+            accuracies.append(accuracy)
+            let enu = truth.enu(ofMapPoint: p) + SIMD3(sigma * rng.gaussian(), sigma * rng.gaussian(), 2 * sigma * rng.gaussian())
+            correspondences.append(.init(mapPosition: frame.rotate(p),
+                                         reading: GPSReading(position: truth.frame.position(ofENU: enu), accuracy: accuracy)))
+        }
+        var options = SimilarityFit.Options(mapUp: nil)
+        #expect(throws: SimilarityFitError.self) { try SimilarityFit.fit(correspondences, options: options) }
+        let tilt = Quaternion(axis: SIMD3(0, 0, 1), angle: 5 * .pi / 180) * Quaternion(axis: SIMD3(1, 0, 0), angle: 2 * .pi / 180)
+        options.upHint = frame.rotate(tilt.rotate(SIMD3(0, 1, 0)))
+        let result = try SimilarityFit.fit(correspondences, options: options)
+        #expect(result.usedUpHint)
+        let fit = result.georeference
+        let known = try SimilarityFit.fit(correspondences, options: .init(mapUp: frame.rotate(SIMD3(0, 1, 0)))).georeference
+        let bound = try #require(Statistics.median(accuracies))
+        func error(_ g: Georeference, _ p: SIMD3<Double>) -> Double {
+            let d = truth.frame.enu(of: g.position(ofMapPoint: frame.rotate(p))) - truth.enu(ofMapPoint: p)
+            return (d.x * d.x + d.y * d.y).squareRoot()
+        }
+        for p in upright + beside {
+            #expect(error(fit, p) < bound && error(fit, p) < error(known, p) + 1,
+                    "seed \(seed) at \(p): \(error(fit, p)) m, \(error(known, p)) m with the true up; bound \(bound) m")
+        }
+        let up = fit.rotation.rotate(frame.rotate(SIMD3(0, 1, 0)))
+        #expect(acos(min(1, up.z)) * 180 / .pi < 6, "seed \(seed): up \(up)")
+    }
+
     @Test func refusesBadOptions() {
         #expect(throws: SimilarityFitError.self) { try SimilarityFit.fit([], options: .init(confidence: 1)) }
         #expect(throws: SimilarityFitError.self) { try SimilarityFit.fit([], options: .init(mapUp: .zero)) }

@@ -9,7 +9,8 @@ import VPSModel
 /// `T_map_camera`, the inverse. A session has one camera: images of the camera most used
 /// (or `cameraId`) are imported, the rest skipped. Images keep their names (copied to
 /// `frames/<COLMAP name>`) and frame ids are their stems (see `ImportedImages`). COLMAP has no timestamps: images are ordered by name,
-/// `1 / fps` seconds apart. Every image must be stored at its camera's size.
+/// `1 / fps` seconds apart. Every image must be stored at its camera's size. A JPEG's
+/// EXIF GPS becomes its frame's `gps` (`EXIFGPS.photoReading(at:)`).
 public struct COLMAPImporter: Sendable {
     public var fps: Double = 10
     public var cameraId: Int? = nil
@@ -23,6 +24,15 @@ public struct COLMAPImporter: Sendable {
         public var skipped: Int
         /// Which files the model was read from.
         public var format: COLMAPModel.Format
+        /// Frames given a GPS reading from their photo's EXIF.
+        public var framesWithGPS: Int
+
+        /// One line for `arcloud dataset import-colmap`: frames, model format, skipped images, GPS.
+        public var text: String {
+            "\(session.frames.count) frames with poses from a \(format.rawValue) model"
+                + (skipped > 0 ? ", \(skipped) images of other cameras skipped" : "")
+                + ", \(framesWithGPS) with EXIF GPS"
+        }
     }
 
     /// Reads the model in `model` with images in `images`, and writes the session into
@@ -56,10 +66,12 @@ public struct COLMAPImporter: Sendable {
         var frames: [RecordedSession.Frame] = []
         for (i, im) in selected.enumerated() {
             let image = try ImportedImages.copy(sources[i], as: names[i], into: output)
-            frames.append(.init(id: ids[i], timestamp: (Double(i) / fps * 1e6).rounded() / 1e6, image: image, pose: im.pose))
+            frames.append(.init(id: ids[i], timestamp: (Double(i) / fps * 1e6).rounded() / 1e6, image: image, pose: im.pose,
+                                gps: EXIFGPS.photoReading(at: sources[i])))
         }
         let session = RecordedSession(name: name, camera: intrinsics, frames: frames)
         try session.write(toDirectory: output)
-        return Result(session: session, skipped: colmap.images.count - selected.count, format: colmap.format)
+        return Result(session: session, skipped: colmap.images.count - selected.count, format: colmap.format,
+                      framesWithGPS: frames.filter { $0.gps != nil }.count)
     }
 }

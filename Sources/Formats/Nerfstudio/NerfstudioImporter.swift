@@ -8,6 +8,7 @@ import VPSModel
 ///
 /// Images keep their names (copied to `frames/<file_path>`), frame ids are their stems,
 /// and frames are ordered by name, `1 / fps` seconds apart (the format records no time).
+/// A JPEG's EXIF GPS becomes its frame's `gps` (`EXIFGPS.photoReading(at:)`).
 /// A session has one camera: phone exports (Polycam, Record3D) give every frame its own
 /// intrinsics, which differ by a fraction of a pixel; the session takes the per-parameter
 /// median and the import fails, naming the frame, when a frame's focal length or
@@ -28,6 +29,16 @@ public struct NerfstudioImporter: Sendable {
         public var missing: [String]
         /// Largest relative difference of any frame's intrinsics from the session's camera.
         public var intrinsicsSpread: Double
+        /// Frames given a GPS reading from their photo's EXIF.
+        public var framesWithGPS: Int
+
+        /// One line for `arcloud dataset import-nerfstudio`: frames, skipped ones, intrinsics spread, GPS.
+        public var text: String {
+            "\(session.frames.count) frames with poses"
+                + (missing.isEmpty ? "" : ", \(missing.count) frames skipped (image missing)")
+                + (intrinsicsSpread > 0 ? String(format: ", per-frame intrinsics within %.2f %% of the session's", intrinsicsSpread * 100) : "")
+                + ", \(framesWithGPS) with EXIF GPS"
+        }
     }
 
     @discardableResult
@@ -57,11 +68,13 @@ public struct NerfstudioImporter: Sendable {
         var frames: [RecordedSession.Frame] = []
         for (i, f) in ordered.enumerated() {
             let image = try ImportedImages.copy(f.imageURL, as: names[i], into: output)
-            frames.append(.init(id: ids[i], timestamp: (Double(i) / fps * 1e6).rounded() / 1e6, image: image, pose: f.pose))
+            frames.append(.init(id: ids[i], timestamp: (Double(i) / fps * 1e6).rounded() / 1e6, image: image, pose: f.pose,
+                                gps: EXIFGPS.photoReading(at: f.imageURL)))
         }
         let session = RecordedSession(name: name, camera: camera, frames: frames)
         try session.write(toDirectory: output)
-        return Result(session: session, missing: transforms.missing, intrinsicsSpread: spread)
+        return Result(session: session, missing: transforms.missing, intrinsicsSpread: spread,
+                      framesWithGPS: frames.filter { $0.gps != nil }.count)
     }
 
     /// The per-parameter median of intrinsics of one size.

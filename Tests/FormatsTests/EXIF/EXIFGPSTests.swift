@@ -103,6 +103,26 @@ struct EXIFBuilder {
     }
 
     /// Another APP1 (XMP) before the EXIF one is passed over.
+    /// The tests' writer (`EXIFGPSWriter`) and the reader agree, through a file read only
+    /// as far as its header: a JPEG far larger than `headerLength` still gives its GPS.
+    @Test func readsBackWhatTheTestWriterWrote() throws {
+        let image = try Data(contentsOf: PackageDirectory.root.appendingPathComponent("Datasets/street-query-walk/frames/000000.jpg"))
+        let file = try ScratchDirectory("exif-file")
+        let url = file.url.appendingPathComponent("photo.jpg")
+        for (lat, lon, alt, error) in [(52.3731, 4.8922, 2.5, 4.5 as Double?), (-33.8568, -151.2153, -3.25, nil)] {
+            let padded = EXIFGPSWriter.insert(into: image, latitude: lat, longitude: lon, altitude: alt, horizontalError: error)
+                + Data(count: 2 * EXIFGPS.headerLength)
+            try padded.write(to: url)
+            let gps = try #require(EXIFGPS.read(file: url))
+            #expect(abs(gps.latitude - lat) < 1e-7 && abs(gps.longitude - lon) < 1e-7)
+            #expect(abs(gps.altitude! - alt) < 1e-9 && gps.horizontalError == error)
+            #expect(EXIFGPS.photoReading(at: url)?.accuracy == error ?? EXIFGPS.assumedAccuracy)
+        }
+        try image.write(to: url)
+        #expect(EXIFGPS.read(file: url) == nil)
+        #expect(EXIFGPS.read(file: file.url.appendingPathComponent("missing.jpg")) == nil)
+    }
+
     @Test func findsTheEXIFAmongOtherSegments() throws {
         let b = EXIFBuilder(bigEndian: false)
         let xmp = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + Array("<x:xmpmeta/>".utf8)

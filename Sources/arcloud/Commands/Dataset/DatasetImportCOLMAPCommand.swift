@@ -17,7 +17,8 @@ struct DatasetImportCOLMAPCommand: Command {
         with colmap image_undistorter first). A session has one camera: images of the most
         used camera (or --camera-id) are imported. Images are ordered by name and given
         timestamps 1/--fps apart (COLMAP records no time). Image names that leave the image
-        folder (../, absolute, symlinks out) are errors.
+        folder (../, absolute, symlinks out) are errors. A JPEG's EXIF GPS becomes its
+        frame's gps reading (accuracy 15 m at 95 % when the photo states none).
         """
 
     static let epilogue = """
@@ -52,8 +53,7 @@ struct DatasetImportCOLMAPCommand: Command {
         } catch let e as DatasetImportError {
             throw CommandFailure(e.description)
         }
-        print("\(out.path): \(result.session.frames.count) frames with poses from a \(result.format.rawValue) model"
-              + (result.skipped > 0 ? ", \(result.skipped) images of other cameras skipped" : ""))
+        print("\(out.path): \(result.text)")
         return 0
     }
 }

@@ -19,7 +19,8 @@ struct DatasetImportNerfstudioCommand: Command {
         median, and a frame more than 1 % away is an error naming it. Fisheye models are
         refused. Frames are ordered by file name, 1/--fps apart (the format has no time).
         Units and up: the capture's own (unknown to arcloud unless you say so when
-        building the map).
+        building the map). A JPEG's EXIF GPS becomes its frame's gps reading (accuracy
+        15 m at 95 % when the photo states none).
         """
 
     static let epilogue = """
@@ -46,9 +47,7 @@ struct DatasetImportNerfstudioCommand: Command {
         try OutputLocation.prepareFolder(out.path, for: "<out-dir>")
         let result = try importer.importCapture(from: input, to: out, name: args.name ?? out.lastPathComponent)
         for m in result.missing { FileHandle.standardError.write(Data("skipped \(m): image missing\n".utf8)) }
-        print("\(out.path): \(result.session.frames.count) frames with poses"
-              + (result.missing.isEmpty ? "" : ", \(result.missing.count) frames skipped (image missing)")
-              + (result.intrinsicsSpread > 0 ? String(format: ", per-frame intrinsics within %.2f %% of the session's", result.intrinsicsSpread * 100) : ""))
+        print("\(out.path): \(result.text)")
         return 0
     }
 }

@@ -39,7 +39,8 @@ struct LocalizeCommand: Command {
           trajectory.geojson  on a georeferenced map: the path and each frame with its
                             accuracy, for QGIS or geojson.io
           summary.json      success rate, errors against ground truth, ATE, the share of
-                            localized frames within their claimed accuracy, speed, latency
+                            localized frames within their claimed accuracy, speed, latency;
+                            with GPS in the frames, the GeoPoses' distance from each reading
           report.html       self-contained report: recall curve, errors over time with thresholds,
                             top-down trajectory over the map, worst frames with their inlier
                             matches, latency, sortable per-frame table
@@ -150,6 +151,7 @@ struct LocalizeCommand: Command {
         let (outcomes, seconds) = try batch.run(session, in: sessionFolder, retention: scoring.retention) { progress.update($0) }
         var summary = AccuracySummary(outcomes: outcomes, wallSeconds: seconds, thresholds: scoring.thresholds)
         summary.geoPoses = session.georeference.flatMap { GeoPoseCheck(outcomes, truth: $0) }
+        summary.geoPosesToGPS = GeoPoseGPSCheck(outcomes, session: session)
         let report = BatchReport(session: session, in: sessionFolder, map: localMap, mapName: mapName, mode: mode.rawValue,
                                  outcomes: outcomes, summary: summary)
         try report.write(to: out)

@@ -37,6 +37,9 @@ struct MapBuildCommand: Command {
         frame's camera-to-world transform_matrix (OpenGL camera axes, converted) and its
         intrinsics (per frame or top level; camera_angle_x alone works). A frame whose
         image is missing is an error naming it, unless --skip-missing.
+        GPS: a session's frames' gps readings, or the photos' EXIF GPS (COLMAP, nerfstudio
+        JPEGs), georeference the map (scale and a full rotation when units and up are
+        unknown; a path along a line then takes its up from the cameras): docs/geo.md.
 
         Units and up: the map records the unit of its coordinates (metres or unknown) and
         which way is up in its frame (a vector or unknown); the localizer uses a frame's
@@ -111,13 +114,8 @@ struct MapBuildCommand: Command {
         } catch { throw UsageError(error.description) }
         let input = try MapBuildInput(source, scene: args.scene, noScene: args.noScene, controlPoints: args.gcp)
         for m in input.missing { FileHandle.standardError.write(Data("  skipped \(m): image missing\n".utf8)) }
-        var options = MapBuildOptions()
-        options.keyframeStride = args.stride
-        if let features = args.features { options.useFeatureCount(features) }
-        options.minTrackLength = args.minTrack
-        options.maxReprojectionError = args.maxError
-        options.threads = args.threads
-        options.affineViews = args.affineViews
+        var options = MapBuildOptions(keyframeStride: args.stride, featureCount: args.features, minTrackLength: args.minTrack,
+                                      maxReprojectionError: args.maxError, threads: args.threads, affineViews: args.affineViews)
         options.controlPointAccuracy = args.gcpAccuracy
 
         let quiet = args.quiet
