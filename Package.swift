@@ -144,7 +144,7 @@ let package = Package(
                                                             "Geometry", "Vision"]),
         .testTarget(name: "SceneSynthesisTests", dependencies: ["SceneSynthesis", "Formats", "VPSModel", "Vision", "TestSupport",
                                                                 "Geometry"]),
-        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Evaluation", "Localization", "VPSModel",
+        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Evaluation", "Localization", "MapBuilding", "Storage", "VPSModel",
                                                             "VPSServer", "VPSClient", "TestSupport", "Support",
                                                             "Geometry", "Vision", "MapModel", "ServerTestSupport",
                                                             "SceneSynthesis"]),

@@ -13,7 +13,9 @@ import VPSModel
 /// every map descriptor, ratio test, cv::solvePnPRansac, cv::solvePnPRefineLM on this
 /// project's ORB features). Per frame the peer runs first and the others follow in an
 /// order that rotates from frame to frame (whatever runs right after the peer finds the
-/// caches cold).
+/// caches cold). With a venue map (`map merge` of the map's capture and others), the
+/// localizer on the venue runs in the same rotation: the cost of the venue's other
+/// captures, measured against the map alone in the same run.
 public struct LocalizeBenchmark {
     public let session: RecordedSession
     /// The session's first frames, those benchmarked.
@@ -22,6 +24,8 @@ public struct LocalizeBenchmark {
     /// ORB features per frame, both pipelines: what the localizer extracts on this map.
     public let features: Int
     private let localizer: Localizer
+    /// The localizer on the venue map, when one is given.
+    private let venue: Localizer?
     private let peer: OpenCVPeerLocalizer
     private let extractor: ORBExtractor
     private let encoded: [[UInt8]]
@@ -30,7 +34,8 @@ public struct LocalizeBenchmark {
     /// Loads the session (its first `frameLimit` frames; all when nil) and the map, and
     /// reads and decodes the frames. `features` replaces the localizer's feature count
     /// (also on small maps).
-    public init(map mapPath: String, session sessionURL: URL, frameLimit: Int?, features asked: Int?) throws {
+    public init(map mapPath: String, session sessionURL: URL, frameLimit: Int?, features asked: Int?,
+                venue venuePath: String? = nil) throws {
         session = try RecordedSession.load(from: sessionURL)
         frames = Array(session.frames.prefix(frameLimit ?? session.frames.count))
         map = try VPSMap.load(from: mapPath)
@@ -41,6 +46,7 @@ public struct LocalizeBenchmark {
         }
         features = options.queryORB(mapPoints: map.points.count).featureCount
         localizer = try Localizer(map: map, options: options)
+        venue = try venuePath.map { try Localizer(map: try VPSMap.load(from: $0), options: options) }
         peer = try OpenCVPeerLocalizer(descriptors: map.points.descriptors, positions: map.points.positions,
                                        ratio: Double(options.globalRatio),
                                        threshold: options.ransac.threshold, confidence: options.ransac.confidence,
@@ -53,11 +59,14 @@ public struct LocalizeBenchmark {
     /// What is measured: frames, session, map, features, threads, OpenCV's version.
     public var headline: String {
         "bench localize: \(frames.count) frames of \(session.name), map \(map.metadata.name) "
-            + "(\(map.points.count) points), \(features) features, 1 thread, OpenCV \(openCVVersion)"
+            + "(\(map.points.count) points)"
+            + (venue.map { ", venue \($0.map.metadata.name) (\($0.map.points.count) points)" } ?? "")
+            + ", \(features) features, 1 thread, OpenCV \(openCVVersion)"
     }
 
     /// Runs every pipeline on every frame (after one warm-up frame, not timed) and returns
-    /// the runs in table order: orb only, arcloud, arcloud+decode, image only, opencv.
+    /// the runs in table order: orb only, arcloud, arcloud+decode, image only, opencv, and
+    /// arcloud on the venue when there is one.
     public func run() throws -> [PipelineRun] {
         let camera = session.camera
         func time(_ body: () throws -> Pose?) rethrows -> (Double, Pose?) {
@@ -67,10 +76,11 @@ public struct LocalizeBenchmark {
         }
         var orb = PipelineRun(name: "orb only"), ours = PipelineRun(name: "arcloud"),
             oursEncoded = PipelineRun(name: "arcloud+decode"), imageOnly = PipelineRun(name: "image only"),
-            opencv = PipelineRun(name: "opencv")
+            opencv = PipelineRun(name: "opencv"), onVenue = PipelineRun(name: "arcloud venue")
         // Warm up caches and lazy allocations once, outside the measurement.
         _ = try extractor.extract(images[0]); _ = try localizer.localize(image: images[0], intrinsics: camera)
         _ = try peer.localize(try extractor.extract(images[0]), camera: camera)
+        _ = try venue?.localize(image: images[0], intrinsics: camera)
         for (i, image) in images.enumerated() {
             let gravity = frames[i].gravity
             // The OpenCV peer runs first; its brute-force pass leaves the caches cold for
@@ -86,7 +96,7 @@ public struct LocalizeBenchmark {
                 }
                 opencv.milliseconds.append(d); opencv.poses.append(r)
             }
-            let runs: [() throws -> Void] = [
+            var runs: [() throws -> Void] = [
                 { let (a, _) = try time { _ = try extractor.extract(image); return nil }
                   orb.milliseconds.append(a) },
                 { let (b, p) = try time { try localizer.localize(image: image, intrinsics: camera, gravity: gravity).pose }
@@ -98,9 +108,13 @@ public struct LocalizeBenchmark {
                 { let (e, u) = try time { try localizer.localize(image: image, intrinsics: camera).pose }
                   imageOnly.milliseconds.append(e); imageOnly.poses.append(u) },
             ]
+            if let venue {
+                runs.append { let (v, w) = try time { try venue.localize(image: image, intrinsics: camera, gravity: gravity).pose }
+                              onVenue.milliseconds.append(v); onVenue.poses.append(w) }
+            }
             try peerRun()
             for k in runs.indices { try runs[(k + i) % runs.count]() }
         }
-        return [orb, ours, oursEncoded, imageOnly, opencv]
+        return [orb, ours, oursEncoded, imageOnly, opencv] + (venue == nil ? [] : [onVenue])
     }
 }

@@ -33,6 +33,12 @@ public enum LocalizeBenchmarkTable {
         lines.append(String(format: "arcloud+decode end-to-end / ORB alone: %.2fx time per frame", encoded / orb))
         lines.append(String(format: "image only / opencv:                  %.1fx frames/s; end to end %.2fx ORB alone",
                             opencv / imageOnly, imageOnly / orb))
+        if let venue = runs.first(where: { $0.name == "arcloud venue" }) {
+            // Accepted and off by more than (25 cm, 5°): the figure a venue must keep at 0.
+            let off = venue.errors(against: frames).filter { $0.translation > 0.25 || $0.rotationDegrees > 5 }.count
+            lines.append(String(format: "arcloud on the venue / on the map alone: %.2fx time per frame (target <= 1.3x); "
+                                + "%d accepted outside (25 cm, 5°)", venue.meanMilliseconds / ours, off))
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -6,6 +6,7 @@ struct BenchLocalizeCommand: Command {
     static let summary = "Benchmark the localizer against an OpenCV-only peer pipeline on the same frames"
     static let overview = """
         USAGE: arcloud bench localize --map <file.vpsmap> <session dir> [--frames N] [--features N]
+                                      [--venue <file.vpsmap>]
 
         Runs, in one process on the same decoded frames and map, one thread each (OpenCV's own
         thread pool is set to one thread too); per frame the peer runs first and the others
@@ -23,6 +24,8 @@ struct BenchLocalizeCommand: Command {
                           cv::solvePnPRefineLM (the map's descriptors come from this
                           project's ORB, whose sampling pattern differs from cv::ORB's, so
                           the peer extracts with it too)
+          arcloud venue   with --venue: the localizer on a venue that holds the map's
+                          capture among others (`map merge`), against the map alone
         and prints success rates, recall at (5 cm, 2°), median errors, frames per second,
         median time per frame, and the ratios. Build in release for meaningful figures:
           swift build -c release && .build/release/arcloud bench localize ...
@@ -36,13 +39,13 @@ struct BenchLocalizeCommand: Command {
         let features = Option("features", .integer(in: 100...20000).placeholder("<N>"),
                               help: "ORB features per frame for both pipelines",
                               defaultText: "the localizer's, 1000; 3000 on a map of at most 5,000 points")
+        let venue = Option("venue", .text.placeholder("<file>"), help: "A venue map holding --map's capture among others")
     }
 
     static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
         let bench = try LocalizeBenchmark(map: args.map, session: URL(fileURLWithPath: args.session),
-                                          frameLimit: args.frames, features: args.features)
-        print(bench.headline)
-        print(LocalizeBenchmarkTable.render(try bench.run(), frames: bench.frames))
+                                          frameLimit: args.frames, features: args.features, venue: args.venue)
+        print(bench.headline + "\n" + LocalizeBenchmarkTable.render(try bench.run(), frames: bench.frames))
         return 0
     }
 }

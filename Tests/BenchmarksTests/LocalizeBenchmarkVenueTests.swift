@@ -1,0 +1,37 @@
+import Benchmarks
+import Foundation
+import Geometry
+import MapBuilding
+import MapModel
+import Storage
+import TestSupport
+import Testing
+
+/// `bench localize --venue`: the localizer on a venue holding the map's capture runs in the
+/// same rotation as the map alone, and the table states the time ratio and the poses
+/// accepted far off.
+@Suite(.enabled(if: PackageDirectory.galleryMap != nil, "needs Maps/gallery.vpsmap"))
+struct LocalizeBenchmarkVenueTests {
+    @Test func theVenueRowAndItsRatioAreMeasuredInTheSameRun() throws {
+        let dir = URL(fileURLWithPath: try makeScratchDirectory("bench-venue"), isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gallery = try #require(PackageDirectory.galleryMap)
+        let venue = try MapMerger().merge([.init(map: gallery, placement: .identity, name: "gallery"),
+                                           .init(map: try makeSyntheticMap(pointCount: 3000, keyframeCount: 30, seed: 3),
+                                                 placement: Pose(rotation: .identity, translation: SIMD3(100, 0, 0)),
+                                                 name: "other")], name: "venue")
+        let venuePath = dir.appendingPathComponent("venue.vpsmap").path
+        try venue.write(to: venuePath)
+        let bench = try LocalizeBenchmark(map: PackageDirectory.root.appendingPathComponent("Maps/gallery.vpsmap").path,
+                                          session: PackageDirectory.root.appendingPathComponent("Datasets/gallery-query-walk"),
+                                          frameLimit: 3, features: nil, venue: venuePath)
+        #expect(bench.headline.contains("venue venue ("))
+        let runs = try bench.run()
+        let onVenue = try #require(runs.last)
+        #expect(onVenue.name == "arcloud venue" && onVenue.milliseconds.count == 3)
+        #expect(onVenue.localized == 3)
+        let table = LocalizeBenchmarkTable.render(runs, frames: bench.frames)
+        #expect(table.contains("arcloud on the venue / on the map alone:") && table.contains("0 accepted outside (25 cm, 5°)"),
+                "\(table)")
+    }
+}
