@@ -103,7 +103,7 @@ let package = Package(
         .target(name: "Baselines", dependencies: ["BaselineCore", "VisionCore", "Vision", "Geometry", "Support"]),
         // `arcloud bench`: the real-photo benchmark, the HTTP load generator, the serve and
         // scale measurements. Only the `arcloud` executable and the tests link it.
-        .target(name: "Benchmarks", dependencies: ["Baselines", "Evaluation", "Formats", "MapBuilding", "Storage",
+        .target(name: "Benchmarks", dependencies: ["Baselines", "Evaluation", "Formats", "Geodesy", "MapBuilding", "Storage",
                                                    "Localization", "VPSModel", "VPSServer", "VPSClient", "Vision",
                                                    "Geometry", "Support", "MapModel", "SceneSynthesis"]),
         .executableTarget(
@@ -144,7 +144,7 @@ let package = Package(
                                                             "Geometry", "Vision"]),
         .testTarget(name: "SceneSynthesisTests", dependencies: ["SceneSynthesis", "Formats", "VPSModel", "Vision", "TestSupport",
                                                                 "Geometry"]),
-        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Evaluation", "Localization", "MapBuilding", "Storage", "VPSModel",
+        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Evaluation", "Geodesy", "Localization", "MapBuilding", "Storage", "VPSModel",
                                                             "VPSServer", "VPSClient", "TestSupport", "Support",
                                                             "Geometry", "Vision", "MapModel", "ServerTestSupport",
                                                             "SceneSynthesis"]),

@@ -1,5 +1,7 @@
 import Localization
+import Formats
 import Foundation
+import Geodesy
 import Geometry
 import Vision
 import Baselines
@@ -44,6 +46,10 @@ public struct RealPhotoBenchmark: Sendable {
         /// Inliers of the pose (or candidate) whose map point projects within 8 px of its
         /// keypoint under the ground-truth pose: the true matches the method found (arcloud only).
         public var trueInliers: Int?
+        /// Metres, horizontally, from the GeoPose to the photo's own EXIF GPS reading, when
+        /// the map is georeferenced (its photos carry GPS) and this one carries GPS too
+        /// (arcloud only): the figure a real capture gives without surveyed truth.
+        public var gpsDistance: Double?
     }
 
     /// One method's outcome on the split.
@@ -61,6 +67,8 @@ public struct RealPhotoBenchmark: Sendable {
         public var meanMilliseconds: Double {
             frames.map(\.milliseconds).reduce(0, +) / Double(max(frames.count, 1))
         }
+        /// The frames' `gpsDistance`s, for the GeoPose line.
+        public var gpsDistances: [Double] { frames.compactMap(\.gpsDistance) }
     }
 
     /// The scene scale the split is scored against.
@@ -72,7 +80,8 @@ public struct RealPhotoBenchmark: Sendable {
     /// Builds arcloud's map from the split's map photos.
     public func buildMap(progress: (String) -> Void = { _ in }) throws -> VPSMap {
         let frames = try split.mapFrames()
-        let metadata = MapMetadata(name: split.name, source: "colmap \(split.name)/map")
+        // A COLMAP model's units and up are its own, as `map build --colmap` takes them.
+        let metadata = MapMetadata(name: split.name, source: "colmap \(split.name)/map", units: .unknown, up: .unknown)
         return try MapBuilder(options: buildOptions).build(frames: frames, metadata: metadata, log: progress).map
     }
 
@@ -102,6 +111,10 @@ public struct RealPhotoBenchmark: Sendable {
                 f.candidateTranslationFraction = e.translation / scale
             }
             f.trueInliers = try trueInliers(r.inlierMatches, map: map, camera: q.intrinsics, truth: split.truth[i])
+            if r.isLocalized, let geo = r.geoPose, let gps = EXIFGPS.photoReading(at: split.url(of: q)) {
+                let d = LocalTangentFrame(origin: gps.position).enu(of: geo.position)
+                f.gpsDistance = (d.x * d.x + d.y * d.y).squareRoot()
+            }
             frames.append(f)
         }
         return MethodResult(method: "arcloud", mapPoints: map.points.count, frames: frames)

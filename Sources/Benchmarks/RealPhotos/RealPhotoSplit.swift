@@ -108,11 +108,13 @@ public struct RealPhotoSplit: Sendable {
     /// The file of a query or map image.
     public func url(of image: Image) -> URL { images.appendingPathComponent(image.name) }
 
-    /// The map images as frames for the map builder (files resolved inside `images`).
+    /// The map photos as map build frames, each with its EXIF GPS reading when it has one
+    /// (as `map build --colmap` reads them): the map is then georeferenced.
     public func mapFrames() throws -> [MapBuildFrame] {
         try map.images.enumerated().map { i, im in
-            MapBuildFrame(name: im.name, timestamp: Double(i), pose: im.pose, intrinsics: im.intrinsics,
-                          imageURL: try ContainedPath.regularFile(im.name, in: images, source: "\(name)/map"))
+            let url = try ContainedPath.regularFile(im.name, in: images, source: "\(name)/map")
+            return MapBuildFrame(name: im.name, timestamp: Double(i), pose: im.pose, intrinsics: im.intrinsics,
+                                 imageURL: url, gps: EXIFGPS.photoReading(at: url))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Vision
 
 /// The text `bench real` prints: per split and method, placed/queries, wrong, accepted,
@@ -43,7 +44,25 @@ public enum RealPhotoTable {
             return " | " + pad(pad("\(placed)/\(queries)", 7) + pad("\(wrong)", 6) + pad("\(accepted)", 5) + pad(claim, 9)
                                + pad("", 8) + pad(String(format: "%.1f", time), 10), columnWidth, left: false)
         }
-        return pad("total (\(results.count) splits)", 36, left: false) + totals.joined()
+        return pad("total (\(results.count) splits)", 36, left: false) + totals.joined() + geoPoseLines(results)
+    }
+
+    /// For splits whose photos carry EXIF GPS (the map is then georeferenced): how far
+    /// arcloud's GeoPoses lie from each query photo's own reading, horizontally. Empty when
+    /// no split has any.
+    static func geoPoseLines(_ results: [RealPhotoSplitResult]) -> String {
+        var lines: [String] = []
+        var all: [Double] = []
+        for r in results {
+            guard let a = r.methods.first(where: { $0.method == "arcloud" }), !a.gpsDistances.isEmpty else { continue }
+            let d = a.gpsDistances.sorted()
+            all += d
+            lines.append(String(format: "  %@/%@: median %.1f m, max %.1f m (%d photos)", r.scene, r.split,
+                                Statistics.percentile(sorted: d, 50) ?? 0, d.last ?? 0, d.count))
+        }
+        guard !all.isEmpty else { return "" }
+        return String(format: "\nGeoPose vs the photos' own EXIF GPS (arcloud, horizontal): median %.1f m over %d photos\n",
+                      Statistics.median(all) ?? 0, all.count) + lines.joined(separator: "\n")
     }
 
     /// Every query's outcome under each method: verdict, errors, and for arcloud the
