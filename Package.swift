@@ -30,6 +30,8 @@ let package = Package(
             linkerSettings: [
                 // libpng and libjpeg directly: their messages must not print (png_decode.cpp, jpeg_decode.cpp).
                 .linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("m"), .linkedLibrary("stdc++"),
+                // FFTW (single precision) for the motion-blur stage's transforms (real_fft.hpp).
+                .linkedLibrary("fftw3f"),
             ]
         ),
         // What the benchmarks measure arcloud against, in C++ on VisionCore's ABI: OpenCV's

@@ -16,8 +16,8 @@
 # Who asks for what: scripts/main-job.sh the build only; scripts/test.sh `postgres`;
 # scripts/cluster.sh `postgres nginx`.
 set -euo pipefail
-packages=(libopencv-dev libpng-dev libjpeg-dev libeigen3-dev libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev
-          libpq-dev libssl-dev pkg-config)
+packages=(libopencv-dev libpng-dev libjpeg-dev libeigen3-dev libfftw3-dev libmicrohttpd-dev libsqlite3-dev
+          libcurl4-openssl-dev libpq-dev libssl-dev pkg-config)
 for arg in "$@"; do
   case $arg in
     postgres) packages+=(postgresql) ;;

@@ -76,6 +76,25 @@ import Vision
         #expect(gentle < before, "blurred \(before), deblurred at noise-to-signal 0.1: \(gentle)")
     }
 
+    /// The transforms' plans are shared by every thread and cached per size, up to a cap
+    /// past which a size gets plans for one use: threads at once, and more sizes than the
+    /// cache holds, give the same image as one thread does for each size alone.
+    @Test func manySizesOnManyThreadsDeblurAsOneThreadDoes() throws {
+        let blur = MotionBlur(length: 9, angleDegrees: 35)
+        let sizes = (0..<80).map { (64 + 8 * ($0 % 10), 48 + 8 * ($0 / 10)) }
+        @Sendable func image(_ w: Int, _ h: Int) throws -> GrayImage {
+            try SyntheticImages.texture(width: w, height: h, seed: UInt64(w * 1000 + h))
+        }
+        let alone = try sizes.map { w, h in try image(w, h).deblurred(blur, noiseToSignal: 0.05).pixels }
+        let together = Locked([[UInt8]?](repeating: nil, count: sizes.count))
+        DispatchQueue.concurrentPerform(iterations: sizes.count) { i in
+            let r = try? image(sizes[i].0, sizes[i].1).deblurred(blur, noiseToSignal: 0.05).pixels
+            together.withLock { $0[i] = r }
+        }
+        let results = together.withLock { $0 }
+        #expect(results.indices.allSatisfy { results[$0] == alone[$0] })
+    }
+
     @Test func refusesWhatItCannotWorkWith() throws {
         let tiny = try GrayImage(width: 8, height: 8, pixels: [UInt8](repeating: 0, count: 64))
         #expect(throws: VisionError.self) { try MotionBlur(estimating: tiny, minAnisotropy: 2) }

@@ -1,13 +1,15 @@
 // Linear motion blur: estimate (structure tensor + derivative autocorrelation) and Wiener
-// deconvolution, with OpenCV's DFT.
+// deconvolution, with FFTW's real transforms (real_fft.hpp).
 #include "vc_motion_blur.h"
 #include "vc_guarded.hpp"
 #include "vc_image.h"
 #include "hot_isa.hpp"
+#include "real_fft.hpp"
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 namespace {
@@ -16,8 +18,8 @@ bool valid_image(const uint8_t *gray, int32_t width, int32_t height) {
     return gray && width >= 16 && height >= 16 && int64_t(width) * height <= VC_DEFAULT_MAX_PIXELS;
 }
 
-// The least size ≥ n that is 2^a·3^b·5^c with a ≥ 3: OpenCV's transform of an odd size
-// (cv::getOptimalDFTSize's 675 for 664) takes half again as long as one of 720.
+// The least size ≥ n that is 2^a·3^b·5^c with a ≥ 3: a transform of an odd size (675 for
+// 664) takes half again as long as one of 720.
 int even_dft_size(int n) {
     int m = cv::getOptimalDFTSize(n);
     while (m % 8 != 0) m = cv::getOptimalDFTSize(m + 1);
@@ -95,32 +97,24 @@ struct WienerBox {
     std::vector<double> col_arg, col_sin, col_cos, row_arg, row_sin, row_cos;
 };
 
-// Scales a 2-D CCS-packed spectrum (cv::dft of a real matrix) by a real, even filter.
-// Columns 1 .. (cols-1)/2 hold (re, im) pairs of every row frequency; column 0, and column
-// cols-1 when cols is even, hold that column's own packed 1-D transform along y: (0) real,
-// then (re, im) pairs of y = 1 .. (rows-1)/2, then the real Nyquist term when rows is even.
-void scale_packed_spectrum(cv::Mat &F, const WienerBox &w) {
-    const int rows = F.rows, cols = F.cols;
-    auto scale_column = [&](int col, int x) {
-        F.at<float>(0, col) *= w(0, x);
-        for (int y = 1; 2 * y < rows; ++y) {
+// Scales a half spectrum (FFTW's r2c layout: rows × (cols/2 + 1)) by a real, even filter.
+void scale_spectrum(vc::RealFFT &fft, const WienerBox &w) {
+    fftwf_complex *X = fft.spectrum();
+    const int half = fft.spectrum_cols();
+    for (int y = 0; y < fft.rows(); ++y) {
+        fftwf_complex *row = X + size_t(y) * size_t(half);
+        for (int x = 0; x < half; ++x) {
             const float g = w(y, x);
-            F.at<float>(2 * y - 1, col) *= g;
-            F.at<float>(2 * y, col) *= g;
-        }
-        if (rows % 2 == 0) F.at<float>(rows - 1, col) *= w(rows / 2, x);
-    };
-    scale_column(0, 0);
-    if (cols % 2 == 0) scale_column(cols - 1, cols / 2);
-    const int pairs = (cols - 1) / 2;
-    for (int y = 0; y < rows; ++y) {
-        float *p = F.ptr<float>(y);
-        for (int x = 1; x <= pairs; ++x) {
-            const float g = w(y, x);
-            p[2 * x - 1] *= g;
-            p[2 * x] *= g;
+            row[x][0] *= g;
+            row[x][1] *= g;
         }
     }
+}
+
+// `m` must have been written in place (a cv::Mat over the FFT's own buffer): OpenCV
+// reallocates a destination of another size or type instead of writing into it.
+void require_in_place(const cv::Mat &m, const float *buffer) {
+    if (reinterpret_cast<const float *>(m.data) != buffer) throw std::logic_error("FFT buffer was reallocated");
 }
 
 }  // namespace
@@ -153,16 +147,25 @@ extern "C" vc_status vc_motion_blur_estimate(const uint8_t *gray, int32_t width,
         // (zero-padded to a fast transform size).
         const cv::Mat img(height, width, CV_8U, const_cast<uint8_t *>(gray));
         // Buffers kept per thread: a smeared frame then allocates nothing.
-        thread_local cv::Mat gx, gy, d, padded, spectrum, power, ac;
+        thread_local cv::Mat gx, gy, d;
         cv::Sobel(img, gx, CV_32F, 1, 0, 3);
         cv::Sobel(img, gy, CV_32F, 0, 1, 3);
         cv::addWeighted(gx, c, gy, s, 0, d);
         cv::subtract(d, cv::Scalar(cv::mean(d)[0]), d);
-        cv::copyMakeBorder(d, padded, 0, even_dft_size(height) - height, 0, even_dft_size(width) - width,
-                           cv::BORDER_CONSTANT, 0);
-        cv::dft(padded, spectrum);
-        cv::mulSpectrums(spectrum, spectrum, power, 0, true);
-        cv::dft(power, ac, cv::DFT_INVERSE | cv::DFT_REAL_OUTPUT | cv::DFT_SCALE);
+        vc::RealFFT &fft = vc::RealFFT::for_thread(even_dft_size(height), even_dft_size(width));
+        cv::Mat padded(fft.rows(), fft.cols(), CV_32F, fft.image());
+        padded.setTo(0);
+        d.copyTo(padded(cv::Rect(0, 0, width, height)));
+        fft.forward();
+        // The power spectrum |X|², whose inverse is the autocorrelation (unnormalised: only
+        // its ratios to the zero lag are read).
+        fftwf_complex *X = fft.spectrum();
+        for (size_t i = 0, n = size_t(fft.rows()) * size_t(fft.spectrum_cols()); i < n; ++i) {
+            X[i][0] = X[i][0] * X[i][0] + X[i][1] * X[i][1];
+            X[i][1] = 0;
+        }
+        fft.inverse();
+        const cv::Mat ac(fft.rows(), fft.cols(), CV_32F, fft.image());
         const float zero = ac.at<float>(0, 0);
         if (!(zero > 0)) return VC_OK;
         const double max_lag = std::max(16.0, std::max(width, height) / 16.0);
@@ -193,17 +196,20 @@ extern "C" vc_status vc_motion_deblur(const uint8_t *gray, int32_t width, int32_
         const cv::Mat img(height, width, CV_8U, const_cast<uint8_t *>(gray));
         const int rows = even_dft_size(height + 2 * pad_y), cols = even_dft_size(width + 2 * pad_x);
         // Buffers kept per thread: a smeared frame then allocates nothing.
-        thread_local cv::Mat padded, f, restored;
+        thread_local cv::Mat padded;
         cv::copyMakeBorder(img, padded, pad_y, rows - height - pad_y, pad_x, cols - width - pad_x, cv::BORDER_REFLECT);
+        vc::RealFFT &fft = vc::RealFFT::for_thread(rows, cols);
+        cv::Mat f(rows, cols, CV_32F, fft.image());
         padded.convertTo(f, CV_32F);
-        // The real transform, packed (CCS): half the work of a complex one. The filter is
-        // real and even, so it scales each packed value by its frequency's factor.
-        cv::dft(f, f);
-        const WienerBox filter(length, c, s, rows, cols, noise_to_signal);
-        scale_packed_spectrum(f, filter);
-        cv::dft(f, restored, cv::DFT_INVERSE | cv::DFT_REAL_OUTPUT | cv::DFT_SCALE);
+        require_in_place(f, fft.image());
+        // The real transform's half spectrum: half the work of a complex one. The filter is
+        // real and even, so it scales each value by its frequency's factor.
+        fft.forward();
+        scale_spectrum(fft, WienerBox(length, c, s, rows, cols, noise_to_signal));
+        fft.inverse();
         cv::Mat dst(height, width, CV_8U, out);
-        restored(cv::Rect(pad_x, pad_y, width, height)).convertTo(dst, CV_8U);  // rounds and saturates
+        // Rounds and saturates; the inverse transform is unnormalised (scaled by rows·cols).
+        f(cv::Rect(pad_x, pad_y, width, height)).convertTo(dst, CV_8U, 1.0 / (double(rows) * double(cols)));
         return VC_OK;
     });
 }
