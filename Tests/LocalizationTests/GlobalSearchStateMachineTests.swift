@@ -92,27 +92,36 @@ struct GlobalSearchStateMachineTests {
         #expect(describe(m.judged("W", accepted: true, log10NFA: -30)) == "finish W")
     }
 
-    @Test func aVenuesPartsAreEachSearchedOnceBeforeThePlacesAndCountAgainstChance() {
+    @Test func aVenuesPartsAreEachSearchedOnceInsteadOfThePlacesAndCountAgainstChance() {
         var m = Machine(probes: probes, placeSearch: true, maxPlaces: 2, maxParts: 3, seedInliers: 8)
-        // Two whole-map searches, a probe search per part, words and probes per place.
-        #expect(m.plannedSearches == 2 + 3 + 2 * 2)
+        // Two whole-map searches and a probe search per part; no place.
+        #expect(m.plannedSearches == 2 + 3)
         _ = m.start()
         #expect(describe(m.searched("w", inliers: 0)) == "probes")
         #expect(describe(m.searched("p", inliers: 0)) == "findPlaces")
         #expect(describe(m.placesFound([[7]], parts: [[0, 1], [2, 3]])) == "placeProbes[0, 1]")
         #expect(describe(m.searched("a", inliers: 3)) == "placeProbes[2, 3]")
         #expect(describe(m.searched("b", inliers: 20)) == "grow b")
-        // The part's pose is accepted: the places are never searched.
-        #expect(describe(m.judged("B", accepted: true, log10NFA: -12)) == "finish B")
+        #expect(describe(m.judged("B", accepted: false, log10NFA: -2)) == "finish B")
+    }
+
+    @Test func anAcceptedPoseInAPartStopsTheFrame() {
+        var m = Machine(probes: probes, placeSearch: true, maxPlaces: 2, maxParts: 3, seedInliers: 8)
+        _ = m.start()
+        _ = m.searched("w", inliers: 0)
+        _ = m.searched("p", inliers: 0)
+        #expect(describe(m.placesFound([[7]], parts: [[0, 1], [2, 3], [4, 5]])) == "placeProbes[0, 1]")
+        #expect(describe(m.searched("a", inliers: 20)) == "grow a")
+        #expect(describe(m.judged("A", accepted: true, log10NFA: -12)) == "finish A")
     }
 
     @Test func withoutAnIndexAPartIsSearchedWithTheWords() {
-        var m = Machine(probes: nil, placeSearch: true, maxPlaces: 1, maxParts: 1, seedInliers: 8)
-        #expect(m.plannedSearches == 1 + 1 + 1)
+        var m = Machine(probes: nil, placeSearch: true, maxPlaces: 1, maxParts: 2, seedInliers: 8)
+        #expect(m.plannedSearches == 1 + 2)
         _ = m.start()
         #expect(describe(m.searched("w", inliers: 0)) == "findPlaces")
-        #expect(describe(m.placesFound([[4]], parts: [[0, 1]])) == "place[0, 1]")
-        #expect(describe(m.searched("a", inliers: 0)) == "place[4]")
+        #expect(describe(m.placesFound([[4]], parts: [[0, 1], [2, 3]])) == "place[0, 1]")
+        #expect(describe(m.searched("a", inliers: 0)) == "place[2, 3]")
         // No search reached a pose: the first of the equally empty attempts answers.
         #expect(describe(m.searched("b", inliers: 0)) == "none w")
     }

@@ -35,9 +35,12 @@ enum GlobalSearch: Hashable, Sendable {
 ///
 /// The order: with a location prior, its keyframes alone (words, then probes); then the
 /// plain word search over the whole map, then (when the map has a vocabulary index) the
-/// multi-probe search; on a map of many keyframes or of several parts, each
-/// part alone (most voted first), then the places the whole-map searches' nearest points
-/// vote for, each with words and then probes. A search whose pose
+/// multi-probe search; then, on a venue of several parts (captures joined by `map merge`),
+/// each part alone, most voted first, or, on a map of one part but many keyframes, the
+/// places the whole-map searches' nearest points vote for, each with words and then
+/// probes. A venue's parts take the places' turn: look-alike captures spread those votes
+/// nearly evenly over the venue, so the places they rank are no better than any others,
+/// and every part has been searched alone already. A search whose pose
 /// has at least `seedInliers` inliers has it grown and judged; the first accepted verdict
 /// stops the frame. Otherwise the rejected verdict with the strongest evidence (lowest NFA)
 /// is the answer, or, when no pose reached the seed count, the attempt with most inliers.
@@ -92,7 +95,7 @@ struct GlobalSearchStateMachine<Attempt, Verdict> {
         self.placeSearch = placeSearch
         placeProbes = probes
         self.seedInliers = seedInliers
-        plannedSearches = searches.count + (placeSearch ? maxParts + maxPlaces * (probes == nil ? 1 : 2) : 0)
+        plannedSearches = searches.count + (placeSearch ? (maxParts > 0 ? maxParts : maxPlaces * (probes == nil ? 1 : 2)) : 0)
     }
 
     /// The first action.
@@ -108,12 +111,15 @@ struct GlobalSearchStateMachine<Attempt, Verdict> {
     }
 
     /// The places found after the whole-map searches, best first (each its keyframes), and
-    /// the parts of a venue joined from separate captures, which are searched first, each
-    /// once: with the probes when the map has an index (they include each feature's own
-    /// node), else with the words.
+    /// the parts of a venue joined from separate captures. A venue's parts are searched
+    /// instead of the places, each once: with the probes when the map has an index (they
+    /// include each feature's own node), else with the words.
     mutating func placesFound(_ places: [[Int]], parts: [[Int]] = []) -> Action {
-        searches += parts.map { part in placeProbes.map { GlobalSearch.placeProbes(part, $0) } ?? .place(part) }
-        searches += places.map { GlobalSearch.place($0) } + (placeProbes.map { p in places.map { .placeProbes($0, p) } } ?? [])
+        if parts.isEmpty {
+            searches += places.map { GlobalSearch.place($0) } + (placeProbes.map { p in places.map { .placeProbes($0, p) } } ?? [])
+        } else {
+            searches += parts.map { part in placeProbes.map { GlobalSearch.placeProbes(part, $0) } ?? .place(part) }
+        }
         guard let (attempt, inliers) = pending else { preconditionFailure("placesFound(_:) answers .findPlaces") }
         pending = nil
         return gate(attempt, inliers: inliers)
