@@ -36,6 +36,17 @@ import MapModel
                           keyframes: keyframes, points: points, observations: observations, vocabulary: vocabulary)
     }
 
+    /// `map` with every observation 3 px off its point's projection (up in one keyframe,
+    /// down in the other).
+    func scattered(_ map: VPSMap) throws -> VPSMap {
+        try VPSMap(metadata: map.metadata, keyframes: map.keyframes, points: map.points,
+                   observations: map.observations.map { o in
+                       var o = o
+                       o.pixel.y += o.keyframe == 0 ? 3 : -3
+                       return o
+                   }, vocabulary: map.vocabulary)
+    }
+
     @Test func aNarrowBaselineLeavesTheDepthUnknownNotTheDirection() throws {
         let wide = PointUncertainty(map: try map(baseline: 5), scaleFactor: 1.2)
         let narrow = PointUncertainty(map: try map(baseline: 0.2), scaleFactor: 1.2)
@@ -52,12 +63,7 @@ import MapModel
         // variance factor scales each covariance by it (here all residual, no dof to spare
         // but one per point).
         let exact = try map(baseline: 5)
-        let shifted = try VPSMap(metadata: exact.metadata, keyframes: exact.keyframes, points: exact.points,
-                                 observations: exact.observations.map { o in
-                                     var o = o
-                                     o.pixel.y += o.keyframe == 0 ? 3 : -3
-                                     return o
-                                 }, vocabulary: exact.vocabulary)
+        let shifted = try scattered(exact)
         let a = PointUncertainty(map: exact, scaleFactor: 1.2), b = PointUncertainty(map: shifted, scaleFactor: 1.2)
         #expect(a.residualScale == 1)
         #expect(b.residualScale > 3, "\(b.residualScale)")
@@ -68,12 +74,7 @@ import MapModel
     /// its own variance factor, so the poor one does not widen the good one's points.
     @Test func eachCaptureOfAVenueHasItsOwnVarianceFactor() throws {
         let exact = try map(baseline: 5)
-        let poor = try VPSMap(metadata: exact.metadata, keyframes: exact.keyframes, points: exact.points,
-                              observations: exact.observations.map { o in
-                                  var o = o
-                                  o.pixel.y += o.keyframe == 0 ? 3 : -3
-                                  return o
-                              }, vocabulary: exact.vocabulary)
+        let poor = try scattered(exact)
         let venue = try MapMerger().merge([.init(map: exact, placement: .identity, name: "good"),
                                            .init(map: poor, placement: Pose(rotation: .identity, translation: SIMD3(100, 0, 0)),
                                                  name: "poor")], name: "venue")

@@ -14,10 +14,18 @@ struct Plans {
     fftwf_plan forward, inverse;
 };
 
-std::mutex planner_lock;
+// Made once and never destroyed: plans may be executing on other threads while the
+// process exits, and the plans stay reachable (not leaks) to the end.
+std::mutex &planner_lock() {
+    static std::mutex *lock = new std::mutex;
+    return *lock;
+}
 // Sizes come from the blur stage's padded frame sizes (2^a·3^b·5^c, multiples of 8): a few
 // per camera. The cap bounds what a stream of odd sizes could make the cache hold.
-std::map<std::pair<int, int>, Plans> plan_cache;
+std::map<std::pair<int, int>, Plans> &plan_cache() {
+    static auto *cache = new std::map<std::pair<int, int>, Plans>;
+    return *cache;
+}
 constexpr size_t max_cached_plans = 64;
 
 // FFTW_ESTIMATE: the planner's heuristics, no timing runs. Measured as fast as
@@ -43,17 +51,18 @@ Plans make_plans(int rows, int cols) {
 // The plans for a size: cached, or made for this one use when the cache is full
 // (`release` then says to destroy them after).
 Plans plans_for(int rows, int cols, bool &release) {
-    std::lock_guard<std::mutex> lock(planner_lock);
+    std::lock_guard<std::mutex> lock(planner_lock());
+    auto &cache = plan_cache();
     const auto key = std::make_pair(rows, cols);
-    if (auto it = plan_cache.find(key); it != plan_cache.end()) { release = false; return it->second; }
+    if (auto it = cache.find(key); it != cache.end()) { release = false; return it->second; }
     Plans p = make_plans(rows, cols);
-    release = plan_cache.size() >= max_cached_plans;
-    if (!release) plan_cache.emplace(key, p);
+    release = cache.size() >= max_cached_plans;
+    if (!release) cache.emplace(key, p);
     return p;
 }
 
 void destroy(Plans p) {
-    std::lock_guard<std::mutex> lock(planner_lock);
+    std::lock_guard<std::mutex> lock(planner_lock());
     fftwf_destroy_plan(p.forward);
     fftwf_destroy_plan(p.inverse);
 }
