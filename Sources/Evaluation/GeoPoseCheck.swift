@@ -19,9 +19,7 @@ public struct GeoPoseCheck: Sendable, Hashable, Codable {
         var errors: [Double] = [], within = 0
         for o in outcomes {
             guard o.result.isLocalized, let gt = o.groundTruth, let geo = o.result.geoPose else { continue }
-            let truePosition = truth.position(ofMapPoint: gt.center)
-            let d = LocalTangentFrame(origin: truePosition).enu(of: geo.position)
-            let horizontal = (d.x * d.x + d.y * d.y).squareRoot()
+            let horizontal = truth.position(ofMapPoint: gt.center).horizontalDistance(to: geo.position)
             errors.append(horizontal)
             if let claim = o.result.geoAccuracy, horizontal <= claim.position { within += 1 }
         }

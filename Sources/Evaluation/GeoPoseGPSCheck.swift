@@ -23,8 +23,7 @@ public struct GeoPoseGPSCheck: Sendable, Hashable, Codable {
             guard o.result.isLocalized, let geo = o.result.geoPose, let gps = readings[o.frameId], gps.problem == nil else {
                 continue
             }
-            let d = LocalTangentFrame(origin: gps.position).enu(of: geo.position)
-            distances.append((d.x * d.x + d.y * d.y).squareRoot())
+            distances.append(gps.position.horizontalDistance(to: geo.position))
         }
         guard !distances.isEmpty else { return nil }
         let sorted = distances.sorted()

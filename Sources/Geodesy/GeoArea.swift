@@ -23,7 +23,6 @@ public struct GeoArea: Sendable, Hashable, Codable {
 
     /// Horizontal distance in metres from `position` to the area's edge (0 inside it).
     public func distance(to position: GeodeticPosition) -> Double {
-        let e = LocalTangentFrame(origin: centre).enu(of: position)
-        return max(0, (e.x * e.x + e.y * e.y).squareRoot() - radius)
+        max(0, centre.horizontalDistance(to: position) - radius)
     }
 }

@@ -50,3 +50,13 @@ public struct LocalTangentFrame: Sendable, Hashable {
     public static func == (a: LocalTangentFrame, b: LocalTangentFrame) -> Bool { a.origin == b.origin }
     public func hash(into h: inout Hasher) { h.combine(origin) }
 }
+
+extension GeodeticPosition {
+    /// Metres from this position to `other` in this position's horizontal plane (east and
+    /// north of its east-north-up frame): how far apart two places are on the map,
+    /// whatever their heights, as GPS accuracies and GeoPose errors are stated.
+    public func horizontalDistance(to other: GeodeticPosition) -> Double {
+        let d = LocalTangentFrame(origin: self).enu(of: other)
+        return (d.x * d.x + d.y * d.y).squareRoot()
+    }
+}

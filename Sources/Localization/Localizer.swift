@@ -290,16 +290,18 @@ public final class Localizer: Sendable {
     /// 1 M-point building, of the 23 frames of its walk and blurred sessions that reached the
     /// place search, the right place was among the first three for 11 by place votes, for 6
     /// by each keyframe's own votes.) A seed already inside an earlier place is skipped.
+    /// On a venue of separate captures, its parts instead, most voted first, and no place
+    /// (the parts take the places' turn: `GlobalSearchStateMachine`).
     private func places(voters nearest: [DescriptorMatch]) -> (places: [[Int]], parts: [[Int]]) {
         let p = options.places
         let own = localMap.keyframeVotes(for: nearest.lazy.filter { $0.distance <= p.maxVoteDistance }.map(\.train))
+        let parts = localMap.parts
+        if parts.count > 0 {
+            return ([], parts.ranked(byKeyframeVotes: own).prefix(p.maxParts).map { parts.keyframes[$0] })
+        }
         let votes = localMap.placeVotes(keyframeVotes: own)
         let ranked = votes.indices.filter { votes[$0] > 0 }.sorted { (votes[$0], $1) > (votes[$1], $0) }
         var covered = Set<Int>()
-        // A venue of separate captures: each part first, alone, most voted first.
-        let parts = localMap.parts
-        let rankedParts = parts.count == 0 ? [] : parts.ranked(byKeyframeVotes: own)
-            .prefix(p.maxParts).map { parts.keyframes[$0] }
         var places: [[Int]] = []
         for seed in ranked.prefix(p.rankedKeyframes) where !covered.contains(seed) {
             let keyframes = localMap.place(of: seed)
@@ -307,7 +309,7 @@ public final class Localizer: Sendable {
             places.append(keyframes)
             if places.count == p.maxPlaces { break }
         }
-        return (places, rankedParts)
+        return (places, [])
     }
 
     /// The keyframes a location prior holds: those taken within its radius (horizontally

@@ -198,8 +198,8 @@ public struct PlaceSearch: Sendable, Hashable {
     /// A feature votes through its nearest map point only within this Hamming distance.
     public var maxVoteDistance = 64
     /// On a map joined from separate captures (`MapParts`), the parts searched one by one
-    /// before the places, at most this many: matched within one part a feature meets only
-    /// that part's look-alikes, as on the part's own map.
+    /// instead of the places, at most this many: matched within one part a feature meets
+    /// only that part's look-alikes, as on the part's own map.
     public var maxParts = 16
     /// A connected set of fewer keyframes is a fragment, not a part searched on its own.
     public var minPartKeyframes = 20

@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import Geometry
 import MapModel
+import Support
 import VPSModel
 
 extension MapBuilder {
@@ -95,8 +96,7 @@ extension MapBuilder {
         let residuals = c.indices.filter { kept[$0] && measured[$0] }.map { i in
             frame.enu(of: c[i].reading.position).z - g.enu(ofMapPoint: c[i].mapPosition).z
         }
-        guard !residuals.isEmpty else { return 0 }
-        return (residuals.map { $0 * $0 }.reduce(0, +) / Double(residuals.count)).squareRoot()
+        return Statistics.rms(residuals) ?? 0
     }
 
     /// The map's up as its cameras suggest: the mean of their image-up axes (−y of the

@@ -112,8 +112,7 @@ public struct RealPhotoBenchmark: Sendable {
             }
             f.trueInliers = try trueInliers(r.inlierMatches, map: map, camera: q.intrinsics, truth: split.truth[i])
             if r.isLocalized, let geo = r.geoPose, let gps = EXIFGPS.photoReading(at: split.url(of: q)) {
-                let d = LocalTangentFrame(origin: gps.position).enu(of: geo.position)
-                f.gpsDistance = (d.x * d.x + d.y * d.y).squareRoot()
+                f.gpsDistance = gps.position.horizontalDistance(to: geo.position)
             }
             frames.append(f)
         }

@@ -21,7 +21,6 @@ public struct BatchLocalizer: Sendable {
     /// Where each frame's location prior comes from (`LocationPrior`), or nil for none.
     public var location: BatchLocation?
 
-
     /// The frame localizer of worker `i` (0-based), made when a run starts.
     private let makeWorker: @Sendable (Int) throws -> any FrameLocalizer
 
