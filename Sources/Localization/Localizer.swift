@@ -275,9 +275,8 @@ public final class Localizer: Sendable {
         let o = options.motionDeblur
         guard o.enabled, image.width >= 16, image.height >= 16, image.width * image.height <= o.maxPixels else { return nil }
         do {
-            let blur = try MotionBlur(estimating: image, minAnisotropy: o.minAnisotropy)
-            guard blur.length >= o.minLength, blur.length <= Double(min(image.width, image.height)) else { return nil }
-            return try image.deblurred(blur, noiseToSignal: o.noiseToSignal)
+            return try image.removingMotionBlur(minAnisotropy: o.minAnisotropy, minLength: o.minLength,
+                                                noiseToSignal: o.noiseToSignal).image
         } catch { throw LocalizationError.image(error) }
     }
 

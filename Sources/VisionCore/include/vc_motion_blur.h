@@ -24,11 +24,21 @@ typedef struct vc_motion_blur {
 
 /* Estimates the motion blur of `gray` (width*height bytes, row-major, stride = width,
  * caller-owned, read only; both sides >= 16). The length is searched, which costs two
- * Fourier transforms, only when the anisotropy reaches min_anisotropy; otherwise
+ * Fourier transforms of the image with its borders mirrored, only when the anisotropy reaches min_anisotropy; otherwise
  * length_px is 0. Lengths are searched up to a sixteenth of the longer side (at least
  * 16 px). VC_ERR_INVALID_ARGUMENT for NULL pointers or too small an image. */
 vc_status vc_motion_blur_estimate(const uint8_t *gray, int32_t width, int32_t height, double min_anisotropy,
                                   vc_motion_blur *out);
+
+/* Estimates `gray`'s blur as vc_motion_blur_estimate does (into *blur) and, when the length
+ * found reaches min_length, writes the image with it removed into `out` (as
+ * vc_motion_deblur does) and sets *removed to 1; otherwise *removed is 0 and `out` is left
+ * untouched. The length search and the deconvolution share one transform of the image,
+ * which makes this cheaper than the two calls. `out`: width*height bytes, caller-owned, may
+ * not alias `gray`. VC_ERR_INVALID_ARGUMENT as for the two calls. */
+vc_status vc_motion_blur_remove(const uint8_t *gray, int32_t width, int32_t height, double min_anisotropy,
+                                double min_length, double noise_to_signal, vc_motion_blur *blur, uint8_t *out,
+                                int32_t *removed);
 
 /* Writes `gray` with the linear blur `blur` (length_px > 0) removed into `out` (width*height
  * bytes, caller-owned; may not alias `gray`): Wiener deconvolution with a box of that length

@@ -80,9 +80,11 @@ RealFFT &RealFFT::for_thread(int rows, int cols) {
     }
     if (spectrum > buffers.spectrum_capacity_) {
         fftwf_free(buffers.spectrum_);
+        fftwf_free(buffers.scratch_);
         buffers.spectrum_ = fftwf_alloc_complex(spectrum);
-        buffers.spectrum_capacity_ = buffers.spectrum_ ? spectrum : 0;
-        if (!buffers.spectrum_) throw std::bad_alloc();
+        buffers.scratch_ = fftwf_alloc_complex(spectrum);
+        buffers.spectrum_capacity_ = buffers.spectrum_ && buffers.scratch_ ? spectrum : 0;
+        if (!buffers.spectrum_capacity_) throw std::bad_alloc();
     }
     buffers.rows_ = rows; buffers.cols_ = cols;
     return buffers;
@@ -91,6 +93,7 @@ RealFFT &RealFFT::for_thread(int rows, int cols) {
 RealFFT::~RealFFT() {
     fftwf_free(real_);
     fftwf_free(spectrum_);
+    fftwf_free(scratch_);
 }
 
 void RealFFT::forward() {
@@ -104,6 +107,13 @@ void RealFFT::inverse() {
     bool release = false;
     const Plans p = plans_for(rows_, cols_, release);
     fftwf_execute_dft_c2r(p.inverse, spectrum_, real_);
+    if (release) destroy(p);
+}
+
+void RealFFT::inverse_scratch() {
+    bool release = false;
+    const Plans p = plans_for(rows_, cols_, release);
+    fftwf_execute_dft_c2r(p.inverse, scratch_, real_);
     if (release) destroy(p);
 }
 

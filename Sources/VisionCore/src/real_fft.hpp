@@ -17,6 +17,9 @@ public:
 
     float *image() { return real_; }                // rows × cols, row major
     fftwf_complex *spectrum() { return spectrum_; }  // rows × (cols/2 + 1)
+    // A second half spectrum of the same size: a filtered copy of spectrum() can be turned
+    // back (inverse_scratch) while spectrum() is kept for another filter.
+    fftwf_complex *scratch() { return scratch_; }
     int rows() const { return rows_; }
     int cols() const { return cols_; }
     int spectrum_cols() const { return cols_ / 2 + 1; }
@@ -25,6 +28,8 @@ public:
     void forward();
     // spectrum → image, unnormalised (scaled by rows·cols); destroys the spectrum.
     void inverse();
+    // scratch → image, the same way; destroys the scratch spectrum, keeps spectrum().
+    void inverse_scratch();
 
     RealFFT() = default;
     ~RealFFT();
@@ -33,7 +38,7 @@ public:
 
 private:
     float *real_ = nullptr;
-    fftwf_complex *spectrum_ = nullptr;
+    fftwf_complex *spectrum_ = nullptr, *scratch_ = nullptr;
     size_t real_capacity_ = 0, spectrum_capacity_ = 0;
     int rows_ = 0, cols_ = 0;
 };
