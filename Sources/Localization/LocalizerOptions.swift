@@ -173,7 +173,7 @@ public struct MotionDeblur: Sendable, Hashable {
     /// 0.01, 0.03, 0.1 and 0.3, 0.1 placed the most blurred frames of the synthetic sessions.
     public var noiseToSignal = 0.1
     /// Larger frames are used as they come: the length search and the deconvolution hold
-    /// about 24 bytes a pixel in Fourier transforms (290 MB for a 12 MP photo), once per
+    /// about 14 bytes a pixel in Fourier transforms (170 MB for a 12 MP photo), once per
     /// worker.
     public var maxPixels = 12_000_000
 
