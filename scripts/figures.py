@@ -12,7 +12,10 @@ table's rows. `figures.py` rewrites every block (or the blocks named on the comm
 in place; `figures.py --check` reruns the fast generators and exits 1 when a figure in a
 block has moved beyond its column's tolerance (a ratio ±15 %, a time ±50 %, a recall ±2
 points: one frame in 70 is 1.4), naming the file, the row, the column and both values.
-Generators that need ../shared/real are skipped, with a note, when it is absent.
+Generators that need ../shared/real are skipped, with a note, when it is absent. The venue
+tables keep what they generate in out/ (bench scale's sessions, the nine galleries), as
+their commands do, so a rerun skips the generating; `--list` names the slow ones, most of
+which take minutes and the sanitizer and CI tables most of an hour.
 
 Run through scripts/figures.sh, which builds the release binary first.
 """
@@ -291,10 +294,9 @@ def calibration() -> Table:
 
 # ------------------------------------------------------------------- docs/venues.md
 
-# `bench scale`'s sizes: the buildings of about 30 k points (1x1x2) and 300 k (1x4x6). The 1 M
-# size (3x5x6) adds about 25 minutes on 2 cores, most of it generating its sessions, so the
-# table leaves it to a run by hand (docs/venues.md says what it gave).
-SCALE_SIZES = "30k,300k"
+# `bench scale`'s sizes: the buildings of about 30 k points (1x1x2), 300 k (1x4x6) and 1 M
+# (3x5x6). About 30 minutes on 2 cores the first time, most of it generating the sessions.
+SCALE_SIZES = "30k,300k,1M"
 SCALE_WORK = os.path.join("out", "bench-scale")
 
 
@@ -445,7 +447,9 @@ def serve_throughput() -> Table:
     errors = sum(a["errors"] for a in answered)
     rows = [
         ["in-process, 1 thread", f"{span([s['singleThreadRequestsPerSecond'] for s in summaries], '{:.1f}')} req/s", "ms"],
-        [f"in-process, {cores} threads", f"{span([s['parallelSpeedup'] for s in summaries])} × the 1-thread rate", "ratio"],
+        # Per run: it shows how much of the machine each run had, and so how to read its scaling.
+        [f"in-process, {cores} threads (each run)",
+         " / ".join(f"{s['parallelSpeedup']:.2f}" for s in summaries) + " × the 1-thread rate", "ratio"],
         [f"scaling at concurrency {' / '.join(map(str, concurrencies))} (each run's medians)",
          "; ".join(" / ".join(f"{l['combined']['scaling']:.2f}" for l in s["levels"]) for s in summaries), "ratio"],
         [f"worst single round at concurrency {cores}", span([level(r, cores)["worstScaling"] for r in runs]), "ratio"],
@@ -453,6 +457,9 @@ def serve_throughput() -> Table:
         [f"CPU per request at concurrency {top}, HTTP over in-process on {cores} threads",
          f"{span(added, signed=True)} ms ({span(added_pct, '{:.1f}', signed=True)} %)", "ms"],
         ["CPU time stolen by the hypervisor (whole run)", f"{span(steal, '{:.1f}')} %" if steal else "—", "ms"],
+        # Other work on the machine takes cores the scaling counts on: the load shows it.
+        ["load average (1 min) before and after each run",
+         span([x for r in runs for x in (r["loadAverageBefore"][0], r["loadAverageAfter"][0])], "{:.1f}"), "ms"],
         ["answered", f"{requests:,} / {requests:,} localized, {errors} errors" if localized == requests
          else f"{localized:,} of {requests:,} localized, {errors} errors", "text"],
     ]
@@ -487,10 +494,56 @@ def serve_idle_helpers() -> Table:
         label = f"{s['cores'] - 1} (the default: cores − 1)" if helpers == "default" else helpers
         rows.append([label, " / ".join(f"{l['combined']['scaling']:.2f}" for l in s["levels"]),
                      f"{span([s['overheadMs']], signed=True)} ms ({span([s['overheadPercent']], '{:.1f}', signed=True)} %)",
-                     f"{one['p50Ms']:.1f} ms"])
+                     f"{one['p50Ms']:.1f} ms", f"{s['parallelSpeedup']:.2f} ×"])
     concurrencies = " / ".join(str(l["combined"]["concurrency"]) for l in first["levels"])
+    # The last column says whether a core was free for the helpers to lend.
     return Table(["`--idle-helpers`", f"scaling at concurrency {concurrencies}", "HTTP overhead at concurrency 1",
-                  "p50 latency at concurrency 1"], rows, ["text", "ratio", "ms", "ms"])
+                  "p50 latency at concurrency 1", f"in-process, {first['cores']} threads (how much of the machine there was)"],
+                 rows, ["text", "ratio", "ms", "ms", "ratio"])
+
+
+def parse_venue_cache(out: str) -> dict:
+    """scripts/venue-cache-check.sh's lines: what each map holds, the budget, and each turn's
+    recall, differences from the single-map runs, cache counters and the process's memory."""
+    held = re.search(r"maps in memory: big (\d+) MB, small (\d+) MB; cache budget (\d+) MB", out)
+    turns = [dict(zip(("turn", "map", "within", "frames", "wrong", "differ", "loads", "evictions", "hits", "process"),
+                      (int(t[0]), t[1], *map(int, t[2:]))))
+             for t in re.findall(r"^turn (\d+) (big|small)\s*: (\d+)/(\d+) within \(5 cm, 2°\), (\d+) wrong, (\d+) unlike alone; "
+                                 r"cache loads (\d+), evictions (\d+), hits (\d+), resident \d+ MB of \d+ MB; process (\d+) MB",
+                                 out, re.M)]
+    return {"big": int(held.group(1)), "small": int(held.group(2)), "budget": int(held.group(3)), "turns": turns}
+
+
+def venue_cache() -> Table:
+    """scripts/venue-cache-check.sh on bench scale's 1 M-point building and its 30 k-point one
+    (made by the venue-scale table's run, kept in out/bench-scale)."""
+    big, small = (os.path.join(SCALE_WORK, f"building-{s}") for s in ("3x5x6", "1x1x2"))
+    for v in (big, small):
+        if not os.path.isfile(os.path.join(ROOT, v, "map.vpsmap")):
+            raise Skip(f"{v} is absent (scripts/figures.sh venue-scale makes it)")
+    out, seconds = timed(["scripts/venue-cache-check.sh", big, small])
+    d = parse_venue_cache(out)
+    points = {}
+    for v in (big, small):
+        with open(os.path.join(ROOT, v, "probe.json")) as f:
+            points[v] = json.load(f)["points"]
+    turns, last = d["turns"], d["turns"][-1]
+    within = lambda m: sorted({f"{t['within']}/{t['frames']}" for t in turns if t["map"] == m})
+    process = lambda m: span([t["process"] for t in turns if t["map"] == m], "{:,.0f}")
+    rows = [
+        ["the maps, as the cache measures them", f"3x5x6 building ({points[big]:,} points): {d['big']:,} MB; "
+         f"1x1x2 ({points[small]:,} points): {d['small']:,} MB", "rel"],
+        ["`--map-cache-mb` (the building and half the small map)", f"{d['budget']:,}", "rel"],
+        [f"{len(turns) // 2} turns of both walks: loads, evictions, hits",
+         f"{last['loads']}, {last['evictions']}, {last['hits']}", "text"],
+        ["answers unlike the single-map runs; wrong", f"{sum(t['differ'] for t in turns)}; {sum(t['wrong'] for t in turns)}",
+         "text"],
+        ["walk within (5 cm, 2°), every turn: building; small map", f"{', '.join(within('big'))}; {', '.join(within('small'))}",
+         "text"],
+        ["process resident with the small map loaded; with the building", f"{process('small')} MB; {process('big')} MB", "ms"],
+        ["the whole check", f"{seconds:.0f} s", "ms"],
+    ]
+    return Table(["what", "figure"], [r[:2] for r in rows], ["text", "text"], row_kinds=[r[2] for r in rows])
 
 
 # ------------------------------------------------ docs/hardening.md, docs/development.md
@@ -618,6 +671,7 @@ GENERATORS: Dict[str, Generator] = {
     "geo-poses": Generator(geo_poses, False, "GeoPose errors on synthetic streets: GPS-fitted and hand-placed maps"),
     "serve-throughput": Generator(serve_throughput, False, f"arcloud bench serve, {SERVE_RUNS} runs of its defaults"),
     "serve-cpu": Generator(serve_cpu, False, "CPU per request by thread, from the same bench serve runs"),
+    "venue-cache": Generator(venue_cache, False, "scripts/venue-cache-check.sh on bench scale's 3x5x6 and 1x1x2 buildings"),
     "serve-idle-helpers": Generator(serve_idle_helpers, False, "arcloud bench serve --rounds 5, idle-core helpers on and off"),
     "hardening": Generator(hardening, False, "sanitize.sh asan (CI's skips) and tsan, fuzz.sh 20"),
     "cluster-test": Generator(cluster_test, False, "scripts/cluster.sh test"),

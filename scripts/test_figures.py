@@ -77,6 +77,17 @@ arcloud on the venue / on the map alone: 1.19x time per frame (target <= 1.3x); 
                 "map                      20       460000      23000       90  FAILED (exit 1): ERROR: libFuzzer: deadly signal\n")
         self.assertEqual(figures.parse_fuzz(fuzz), {"targets": 2, "executions": 960000, "findings": ["map"]})
 
+    def test_the_venue_cache_checks_lines(self):
+        out = ("maps in memory: big 844 MB, small 13 MB; cache budget 851 MB\n"
+               "turn 1 big  : 70/70 within (5 cm, 2°), 0 wrong, 0 unlike alone; cache loads 1, evictions 0, hits 69, "
+               "resident 844 MB of 851 MB; process 1038 MB\n"
+               "turn 1 small: 69/70 within (5 cm, 2°), 0 wrong, 1 unlike alone; cache loads 2, evictions 1, hits 138, "
+               "resident 13 MB of 851 MB; process 277 MB\n")
+        d = figures.parse_venue_cache(out)
+        self.assertEqual((d["big"], d["small"], d["budget"]), (844, 13, 851))
+        self.assertEqual([(t["map"], t["within"], t["differ"], t["evictions"], t["process"]) for t in d["turns"]],
+                         [("big", 70, 0, 0, 1038), ("small", 69, 1, 1, 277)])
+
     def test_a_span_of_runs(self):
         self.assertEqual(figures.span([1.98, 2.01, 2.0]), "1.98–2.01")
         self.assertEqual(figures.span([0.9, 0.9]), "0.90")
