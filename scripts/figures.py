@@ -12,7 +12,10 @@ table's rows. `figures.py` rewrites every block (or the blocks named on the comm
 in place; `figures.py --check` reruns the fast generators and exits 1 when a figure in a
 block has moved beyond its column's tolerance (a ratio ±15 %, a time ±50 %, a recall ±2
 points: one frame in 70 is 1.4), naming the file, the row, the column and both values.
-Generators that need ../shared/real are skipped, with a note, when it is absent.
+Generators that need ../shared/real are skipped, with a note, when it is absent. The venue
+tables keep what they generate in out/ (bench scale's sessions, the nine galleries), as
+their commands do, so a rerun skips the generating; `--list` names the slow ones, most of
+which take minutes and the sanitizer and CI tables most of an hour.
 
 Run through scripts/figures.sh, which builds the release binary first.
 """
@@ -22,6 +25,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
@@ -115,20 +119,27 @@ def sessions() -> Table:
                  rows, ["text", "text", "pp", "pp", "text", "rel"])
 
 
-def bench_localize(session: str) -> dict:
-    """`arcloud bench localize` on a shipped session: its rows and ratios."""
+def bench_localize(session: str, *flags: str) -> dict:
+    """`arcloud bench localize` on a shipped session: its rows and ratios (with `--venue`, the
+    venue's row and its ratio to the map alone too)."""
     def go():
-        out = run([ARCLOUD, "bench", "localize", "--map", "Maps/gallery.vpsmap", f"Datasets/{session}"])
-        rows = {}
-        for line in out.splitlines():
-            m = re.match(r"(orb only|arcloud\+decode|arcloud|image only|opencv)\s+([\d-].*)$", line)
-            if m:
-                nums = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", m.group(2))]
-                rows[m.group(1)] = nums
-        ratio = lambda label: float(re.search(re.escape(label) + r"\s+([\d.]+)x", out).group(1))
-        return {"rows": rows, "speedup": ratio("speed-up arcloud / opencv:"),
-                "orb": ratio("arcloud end-to-end / ORB alone:")}
-    return memo("bench " + session, go)
+        out = run([ARCLOUD, "bench", "localize", "--map", "Maps/gallery.vpsmap", f"Datasets/{session}", *flags])
+        return parse_bench_localize(out)
+    return memo("bench " + session + " " + " ".join(flags), go)
+
+
+def parse_bench_localize(out: str) -> dict:
+    rows = {}
+    for line in out.splitlines():
+        m = re.match(r"(orb only|arcloud venue|arcloud\+decode|arcloud|image only|opencv)\s+([\d-].*)$", line)
+        if m:
+            rows[m.group(1)] = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", m.group(2))]
+    ratio = lambda label: float(re.search(re.escape(label) + r"\s+([\d.]+)x", out).group(1))
+    parsed = {"rows": rows, "speedup": ratio("speed-up arcloud / opencv:"), "orb": ratio("arcloud end-to-end / ORB alone:")}
+    venue = re.search(r"arcloud on the venue / on the map alone: ([\d.]+)x .*?(\d+) accepted outside", out)
+    if venue:
+        parsed["venue"], parsed["venueOff"] = float(venue.group(1)), int(venue.group(2))
+    return parsed
 
 
 def bench_localize_table() -> Table:
@@ -281,6 +292,365 @@ def calibration() -> Table:
                  ["text", "text", "text", "text", "rel"])
 
 
+# ------------------------------------------------------------------- docs/venues.md
+
+# `bench scale`'s sizes: the buildings of about 30 k points (1x1x2), 300 k (1x4x6) and 1 M
+# (3x5x6). About 30 minutes on 2 cores the first time, most of it generating the sessions.
+SCALE_SIZES = "30k,300k,1M"
+SCALE_WORK = os.path.join("out", "bench-scale")
+
+
+def bench_scale() -> dict:
+    """`arcloud bench scale --json`: sessions are made once in out/bench-scale and reused, maps built every run."""
+    return memo("scale", lambda: json.loads(run([ARCLOUD, "bench", "scale", "--sizes", SCALE_SIZES, "--work", SCALE_WORK,
+                                                  "--json"])))
+
+
+def percent_pair(a: float, b: float) -> str:
+    f = lambda x: f"{x:.1f}".removesuffix(".0")
+    return f"{f(a)} / {f(b)} %"
+
+
+def scale_row(r: dict, ratios: Dict[str, float]) -> List[str]:
+    p, b = r["probe"], r.get("build")
+    runs = {(x["session"], x["mode"]): x for x in p["runs"]}
+    share = lambda s, m: 100 * runs[(s, m)]["within"] / max(runs[(s, m)]["frames"], 1)
+    single, tracking = p["p50"]["single-shot"], p["p50"]["tracking"]
+    ratio = ratios.get(r["label"])
+    return [r.get("building") or "gallery (shipped)", f"{p['keyframes']:,}", f"{p['points']:,}",
+            f"{b['wallSeconds']:.0f} s" if b else "—", f"{b['peakResidentBytes'] / 1e9:.2f} GB" if b else "—",
+            f"{p['fileBytes'] / 1e6:.1f} MB", f"{p['loadSeconds']:.2f} / {p['readySeconds']:.2f} s",
+            f"{p['residentBytes'] / 1e6:.0f} MB ({p['residentBytes'] / max(p['points'], 1):.0f} B)",
+            f"{p['heapBytes'] / 1e6:.0f} MB",
+            percent_pair(share("walk", "single-shot"), share("walk", "tracking")),
+            percent_pair(share("hard", "single-shot"), share("hard", "tracking")),
+            f"{sum(x['wrong'] for x in p['runs'])}/{sum(x['frames'] for x in p['runs'])}",
+            f"{single['total']:.2f} ({single.get('retrieve', 0) + single.get('match', 0):.2f})", f"{tracking['total']:.2f}",
+            f"{ratio:.2f}×" if ratio is not None else "—"]
+
+
+def venue_scale() -> Table:
+    d = bench_scale()
+    failed = [f"{r['label']}: {r['failure']}" for r in d["results"] if r.get("failure")]
+    if failed:
+        sys.exit("figures: bench scale failed: " + "; ".join(failed))
+    return Table(["map", "keyframes", "points", "build", "build peak", "file", "load / ready", "resident (per point)", "heap",
+                  "walk single / tracking", "hard single / tracking", "wrong", "single-shot ms (retrieve+match)",
+                  "tracking ms", "single-shot / gallery"],
+                 [scale_row(r, d["singleShotRatioToBaseline"]) for r in d["results"]],
+                 ["text", "text", "text", "ms", "ms", "rel", "ms", "ms", "ms", "pp", "pp", "text", "ms", "ms", "ratio"])
+
+
+GALLERY_VENUE = os.path.join("out", "gallery-venue-9")
+
+
+def gallery_venue() -> Table:
+    """The nine-gallery venue (made once by scripts/make-gallery-venue.sh, its parts reused), each
+    shipped query session through `bench localize --venue`."""
+    run(["scripts/make-gallery-venue.sh", "9", GALLERY_VENUE])
+    rows = []
+    for label in ("walk", "hard"):
+        b = bench_localize(f"gallery-query-{label}", "--venue", os.path.join(GALLERY_VENUE, "venue.vpsmap"))
+        alone, venue = b["rows"]["arcloud"], b["rows"]["arcloud venue"]
+        # success, within, err cm, err deg, median ms, fps
+        rows.append([label, f"{pct(alone[0] / 100)} / {pct(venue[0] / 100)}", f"{pct(alone[1] / 100)} / {pct(venue[1] / 100)}",
+                     str(b["venueOff"]), f"{b['venue']:.2f}×", f"{venue[4]:.2f} / {alone[4]:.2f}"])
+    return Table(["session", "localized, gallery alone / venue", "within (5 cm, 2°), gallery alone / venue",
+                  "venue: accepted outside (25 cm, 5°)", "mean time, venue / gallery", "median ms, venue / gallery"],
+                 rows, ["text", "pp", "pp", "text", "ratio", "ms"])
+
+
+# --------------------------------------------------------------------- docs/geo.md
+
+GEO_TRUTH = "52.3731,4.8922,2.5,30"
+
+
+def geo_poses() -> Table:
+    """GeoPose errors against the exact truth of synthetic streets: maps georeferenced from
+    their mapping session's GPS (three captures, and one with noisier GPS), and by hand."""
+    def localize_geo(tmp: str, vpsmap: str, walk: str, name: str) -> dict:
+        out = os.path.join(tmp, name)
+        run([ARCLOUD, "localize", "--map", vpsmap, walk, "--out", out])
+        with open(os.path.join(out, "summary.json")) as f:
+            return json.load(f)["geoPoses"]
+
+    def cells(g: dict) -> List[str]:
+        return [f"{g['medianHorizontalError']:.2f} / {g['maxHorizontalError']:.2f} m", f"{g['withinClaim']} of {g['frames']}"]
+
+    street = ["--layout", "street", "--seed", "5", "--georef", GEO_TRUTH]
+    rows, fits = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        walk = os.path.join(tmp, "walk")
+        run([ARCLOUD, "dataset", "synth", walk, *street, "--gps-noise", "5", "--session-seed", "52", "--trajectory", "walk",
+             "--frames", "32"])
+        for seed, noise in (("51", "5"), ("61", "5"), ("71", "5"), ("51", "12")):
+            mapping, vpsmap = os.path.join(tmp, f"mapping-{seed}-{noise}"), os.path.join(tmp, f"street-{seed}-{noise}.vpsmap")
+            run([ARCLOUD, "dataset", "synth", mapping, *street, "--gps-noise", noise, "--session-seed", seed, "--frames", "90"])
+            run([ARCLOUD, "map", "build", "--session", mapping, "--out", vpsmap, "--quiet"])
+            g = localize_geo(tmp, vpsmap, walk, f"walk-{seed}-{noise}")
+            if noise == "5":
+                fits.append(g)
+            per_axis = " (about 5 m per axis)" if noise == "12" else ""
+            rows.append([f"GPS, {noise} m accuracy{per_axis}, mapping session-seed {seed}"] + cells(g))
+        hand = os.path.join(tmp, "hand.vpsmap")
+        run(["cp", os.path.join(tmp, "street-51-5.vpsmap"), hand])
+        origin, heading = GEO_TRUTH.rsplit(",", 1)
+        run([ARCLOUD, "map", "georef", hand, "--origin", origin, "--heading", heading])
+        rows.append(["by hand (`map georef` on the true origin and heading)"] + cells(localize_geo(tmp, hand, walk, "walk-hand")))
+    within, frames = sum(g["withinClaim"] for g in fits), sum(g["frames"] for g in fits)
+    rows.insert(3, ["the three 5 m fits together", "—", f"{within} of {frames} ({100 * within / max(frames, 1):.0f} %)"])
+    return Table(["georeference", "GeoPose error, median / max horizontally", "within their claimed accuracy"], rows,
+                 ["text", "rel", "text"])
+
+
+# ----------------------------------------------------------------- docs/service.md
+
+SERVE = [ARCLOUD, "bench", "serve", "--maps", "Maps", "--map", "gallery", "--dataset", "Datasets/gallery-query-walk", "--json"]
+SERVE_RUNS = 3
+
+
+def bench_serve_runs() -> List[dict]:
+    """`bench serve` with its defaults (7 rounds × 100 timed requests per concurrency), three runs."""
+    return memo("serve", lambda: [json.loads(run(SERVE)) for _ in range(SERVE_RUNS)])
+
+
+def span(values: List[float], fmt: str = "{:.2f}", signed: bool = False) -> str:
+    """The range of `values` ("1.98–2.01", or one value when they agree); signed: "−0.25 to +0.07"."""
+    def f(v: float) -> str:
+        text = (("+" if v >= 0 else "−") + fmt.format(abs(v))) if signed else fmt.format(v)
+        return text
+    lo, hi = f(min(values)), f(max(values))
+    if lo == hi:
+        return lo
+    return f"{lo} to {hi}" if signed else f"{lo}–{hi}"
+
+
+def cpu_total(cpu: dict) -> float:
+    return cpu["workersMs"] + cpu["connectionThreadsMs"] + cpu["clientMs"] + cpu["otherMs"]
+
+
+def level(report: dict, concurrency: int) -> dict:
+    return next(l for l in report["summary"]["levels"] if l["combined"]["concurrency"] == concurrency)
+
+
+def serve_throughput() -> Table:
+    runs = bench_serve_runs()
+    summaries = [r["summary"] for r in runs]
+    cores = summaries[0]["cores"]
+    concurrencies = [l["combined"]["concurrency"] for l in summaries[0]["levels"]]
+    top = concurrencies[-1]
+    added = [cpu_total(level(r, top)["combined"]["cpu"]) - r["summary"]["parallelCPUMs"] for r in runs]
+    added_pct = [a / r["summary"]["parallelCPUMs"] * 100 for a, r in zip(added, runs)]
+    steal = [r["stolenCPUPercent"] for r in runs if r.get("stolenCPUPercent") is not None]
+    answered = [l["combined"] for r in runs for l in r["summary"]["levels"]]
+    requests, localized = sum(a["requests"] for a in answered), sum(a["localized"] for a in answered)
+    errors = sum(a["errors"] for a in answered)
+    rows = [
+        ["in-process, 1 thread", f"{span([s['singleThreadRequestsPerSecond'] for s in summaries], '{:.1f}')} req/s", "ms"],
+        # Per run: it shows how much of the machine each run had, and so how to read its scaling.
+        [f"in-process, {cores} threads (each run)",
+         " / ".join(f"{s['parallelSpeedup']:.2f}" for s in summaries) + " × the 1-thread rate", "ratio"],
+        [f"scaling at concurrency {' / '.join(map(str, concurrencies))} (each run's medians)",
+         "; ".join(" / ".join(f"{l['combined']['scaling']:.2f}" for l in s["levels"]) for s in summaries), "ratio"],
+        [f"worst single round at concurrency {cores}", span([level(r, cores)["worstScaling"] for r in runs]), "ratio"],
+        ["HTTP overhead at concurrency 1", f"{span([s['overheadMs'] for s in summaries], signed=True)} ms", "ms"],
+        [f"CPU per request at concurrency {top}, HTTP over in-process on {cores} threads",
+         f"{span(added, signed=True)} ms ({span(added_pct, '{:.1f}', signed=True)} %)", "ms"],
+        ["CPU time stolen by the hypervisor (whole run)", f"{span(steal, '{:.1f}')} %" if steal else "—", "ms"],
+        # Other work on the machine takes cores the scaling counts on: the load shows it.
+        ["load average (1 min) before and after each run",
+         span([x for r in runs for x in (r["loadAverageBefore"][0], r["loadAverageAfter"][0])], "{:.1f}"), "ms"],
+        ["answered", f"{requests:,} / {requests:,} localized, {errors} errors" if localized == requests
+         else f"{localized:,} of {requests:,} localized, {errors} errors", "text"],
+    ]
+    return Table(["", f"{len(runs)} runs"], [r[:2] for r in rows], ["text", "text"], row_kinds=[r[2] for r in rows])
+
+
+def serve_cpu() -> Table:
+    """CPU per request by thread at each concurrency (the same runs), against the in-process
+    localizations at the same parallelism."""
+    runs = bench_serve_runs()
+    rows = []
+    for l in runs[0]["summary"]["levels"]:
+        c = l["combined"]["concurrency"]
+        cpus = [level(r, c)["combined"]["cpu"] for r in runs]
+        same = [r["summary"]["inProcessCPUMs"] if c == 1 else r["summary"]["parallelCPUMs"] for r in runs]
+        rows.append([str(c)] + [span([x[k] for x in cpus]) for k in ("workersMs", "connectionThreadsMs", "clientMs", "otherMs")]
+                    + [span([cpu_total(x) for x in cpus]), span(same)])
+    return Table(["concurrency", "workers", "connection threads", "client", "other", "all threads",
+                  "in-process, same parallelism"], rows, ["text", "ms", "ms", "ms", "ms", "ms", "ms"])
+
+
+def serve_idle_helpers() -> Table:
+    """`bench serve --rounds 5` with the default idle-core helpers (cores − 1) and with none, back to back."""
+    rows = []
+    first = None
+    for helpers in ("default", "0"):
+        flags = ["--rounds", "5"] + (["--idle-helpers", helpers] if helpers != "default" else [])
+        r = json.loads(run(SERVE + flags))
+        s = r["summary"]
+        first = first or s
+        one = level(r, 1)["combined"]
+        label = f"{s['cores'] - 1} (the default: cores − 1)" if helpers == "default" else helpers
+        rows.append([label, " / ".join(f"{l['combined']['scaling']:.2f}" for l in s["levels"]),
+                     f"{span([s['overheadMs']], signed=True)} ms ({span([s['overheadPercent']], '{:.1f}', signed=True)} %)",
+                     f"{one['p50Ms']:.1f} ms", f"{s['parallelSpeedup']:.2f} ×"])
+    concurrencies = " / ".join(str(l["combined"]["concurrency"]) for l in first["levels"])
+    # The last column says whether a core was free for the helpers to lend.
+    return Table(["`--idle-helpers`", f"scaling at concurrency {concurrencies}", "HTTP overhead at concurrency 1",
+                  "p50 latency at concurrency 1", f"in-process, {first['cores']} threads (how much of the machine there was)"],
+                 rows, ["text", "ratio", "ms", "ms", "ratio"])
+
+
+def parse_venue_cache(out: str) -> dict:
+    """scripts/venue-cache-check.sh's lines: what each map holds, the budget, and each turn's
+    recall, differences from the single-map runs, cache counters and the process's memory."""
+    held = re.search(r"maps in memory: big (\d+) MB, small (\d+) MB; cache budget (\d+) MB", out)
+    turns = [dict(zip(("turn", "map", "within", "frames", "wrong", "differ", "loads", "evictions", "hits", "process"),
+                      (int(t[0]), t[1], *map(int, t[2:]))))
+             for t in re.findall(r"^turn (\d+) (big|small)\s*: (\d+)/(\d+) within \(5 cm, 2°\), (\d+) wrong, (\d+) unlike alone; "
+                                 r"cache loads (\d+), evictions (\d+), hits (\d+), resident \d+ MB of \d+ MB; process (\d+) MB",
+                                 out, re.M)]
+    return {"big": int(held.group(1)), "small": int(held.group(2)), "budget": int(held.group(3)), "turns": turns}
+
+
+def venue_cache() -> Table:
+    """scripts/venue-cache-check.sh on bench scale's 1 M-point building and its 30 k-point one
+    (made by the venue-scale table's run, kept in out/bench-scale)."""
+    big, small = (os.path.join(SCALE_WORK, f"building-{s}") for s in ("3x5x6", "1x1x2"))
+    for v in (big, small):
+        if not os.path.isfile(os.path.join(ROOT, v, "map.vpsmap")):
+            raise Skip(f"{v} is absent (scripts/figures.sh venue-scale makes it)")
+    out, seconds = timed(["scripts/venue-cache-check.sh", big, small])
+    d = parse_venue_cache(out)
+    points = {}
+    for v in (big, small):
+        with open(os.path.join(ROOT, v, "probe.json")) as f:
+            points[v] = json.load(f)["points"]
+    turns, last = d["turns"], d["turns"][-1]
+    within = lambda m: sorted({f"{t['within']}/{t['frames']}" for t in turns if t["map"] == m})
+    process = lambda m: span([t["process"] for t in turns if t["map"] == m], "{:,.0f}")
+    rows = [
+        ["the maps, as the cache measures them", f"3x5x6 building ({points[big]:,} points): {d['big']:,} MB; "
+         f"1x1x2 ({points[small]:,} points): {d['small']:,} MB", "rel"],
+        ["`--map-cache-mb` (the building and half the small map)", f"{d['budget']:,}", "rel"],
+        [f"{len(turns) // 2} turns of both walks: loads, evictions, hits",
+         f"{last['loads']}, {last['evictions']}, {last['hits']}", "text"],
+        ["answers unlike the single-map runs; wrong", f"{sum(t['differ'] for t in turns)}; {sum(t['wrong'] for t in turns)}",
+         "text"],
+        ["walk within (5 cm, 2°), every turn: building; small map", f"{', '.join(within('big'))}; {', '.join(within('small'))}",
+         "text"],
+        ["process resident with the small map loaded; with the building", f"{process('small')} MB; {process('big')} MB", "ms"],
+        ["the whole check", f"{seconds:.0f} s", "ms"],
+    ]
+    return Table(["what", "figure"], [r[:2] for r in rows], ["text", "text"], row_kinds=[r[2] for r in rows])
+
+
+# ------------------------------------------------ docs/hardening.md, docs/development.md
+
+def ci_asan_skip() -> str:
+    """The `--skip` pattern CI's ASan step passes (.ci/run's asan_skip), so the figure is CI's."""
+    with open(os.path.join(ROOT, ".ci", "run")) as f:
+        return "".join(re.findall(r"^asan_skip\+?='([^']*)'", f.read(), re.M))
+
+
+def timed(args: List[str]) -> tuple:
+    """Runs a script (stdout and stderr together) and returns its output and wall seconds."""
+    t0 = time.monotonic()
+    p = subprocess.run(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if p.returncode != 0:
+        sys.exit(f"figures: {' '.join(args)} exited {p.returncode}:\n{p.stdout[-3000:]}")
+    return p.stdout, time.monotonic() - t0
+
+
+def parse_sanitize(out: str, mode: str) -> dict:
+    """scripts/sanitize.sh's own lines: the build's seconds, the tests run and their seconds,
+    the suites (swift-testing's "Test run with N tests in M suites"), clean or not."""
+    build = int(re.search(rf"sanitize {mode}: build (\d+) s", out).group(1))
+    tests, seconds = map(int, re.search(rf"sanitize {mode}: (\d+) tests run in (\d+) s", out).groups())
+    suites = sum(int(x) for x in re.findall(r"Test run with \d+ tests? in (\d+) suites?", out))
+    return {"build": build, "tests": tests, "seconds": seconds, "suites": suites,
+            "clean": f"sanitize {mode}: clean" in out}
+
+
+def parse_fuzz(out: str) -> dict:
+    """scripts/fuzz.sh's table: target, seconds, executions, exec/s, corpus, result."""
+    rows = re.findall(r"^([\w-]+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(ok|FAILED.*)$", out, re.M)
+    return {"targets": len(rows), "executions": sum(int(r[2]) for r in rows),
+            "findings": [r[0] for r in rows if r[5] != "ok"]}
+
+
+def load_average() -> str:
+    """The 1-minute load average: how much other work shared the machine."""
+    return f"{os.getloadavg()[0]:.0f}"
+
+
+def hardening() -> Table:
+    """CI's ASan+UBSan step, the concurrent suites under TSan, and CI's fuzzing, each rerun."""
+    asan_out, _ = timed(["scripts/sanitize.sh", "asan", "--skip", ci_asan_skip()])
+    asan = parse_sanitize(asan_out, "asan")
+    tsan_out, _ = timed(["scripts/sanitize.sh", "tsan"])
+    tsan = parse_sanitize(tsan_out, "tsan")
+    fuzz = parse_fuzz(timed(["scripts/fuzz.sh", "20"])[0])
+    verdict = lambda s: "clean" if s["clean"] else "NOT clean"
+    return Table(["what", "figure", "reproduce with"], [
+        ["CI's ASan+UBSan step (every suite but the real-photo map builds and four whole-session repeats)",
+         f"{asan['tests']} tests, {asan['seconds']} s after a {asan['build']} s build, {verdict(asan)}", "`.ci/run` (its last step)"],
+        ["the concurrent suites under TSan",
+         f"{tsan['tests']} tests in {tsan['suites']} suites, {tsan['seconds']} s after a {tsan['build']} s build, {verdict(tsan)}",
+         "`scripts/sanitize.sh tsan`"],
+        ["fuzzing in CI", f"{fuzz['targets']} targets × 20 s, {fuzz['executions'] / 1e6:.2f} M executions, "
+         + (f"findings in {', '.join(fuzz['findings'])}" if fuzz["findings"] else "no finding"), "`scripts/fuzz.sh 20`"],
+    ], ["text", "text", "text"], row_kinds=["text", "text", "text"])
+
+
+def cluster_test() -> Table:
+    """`scripts/cluster.sh test` (release build): its own report lines."""
+    out, seconds = timed(["scripts/cluster.sh", "test"])
+    said = lambda pattern: re.search(pattern, out)
+    batch = said(r"localized (\d+) frames through the balancer in (\d+) s .*?per replica: ([^\n]*)")
+    kill = said(r"mid-batch during (\d+) curl localizations: all answered 200 in \d+ s, (\d+) retried")
+    passed = said(r"PASSED in (\d+) s")
+    identical = "poses identical to the embedded run" if said(r"equal the embedded run's") else "poses NOT identical"
+    figure = (f"{passed.group(1)} s in all (release build; load {load_average()} after it): {batch.group(1)} frames through nginx "
+              f"in {batch.group(2)} s, {' / '.join(batch.group(3).split())} per replica, {identical}; a replica SIGKILLed mid-batch: "
+              f"{kill.group(1)} / {kill.group(1)} answered 200, {kill.group(2)} retried by nginx")
+    return Table(["what", "figure", "reproduce with"], [["the cluster test", figure, "`scripts/cluster.sh test`"]],
+                 ["text", "text", "text"], row_kinds=["text"])
+
+
+def ci_time() -> Table:
+    """`.ci/run` in a fresh clone of HEAD beside ../shared (as CI runs it): each step's seconds."""
+    with tempfile.TemporaryDirectory() as tmp:
+        clone = os.path.join(tmp, "arcloud")
+        run(["git", "clone", "-q", ROOT, clone])
+        if not os.path.isdir(SHARED_REAL):
+            raise Skip(f"{SHARED_REAL} is absent")
+        os.symlink(os.path.dirname(SHARED_REAL), os.path.join(tmp, "shared"))
+        t0 = time.monotonic()
+        p = subprocess.run([".ci/run"], cwd=clone, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        total = time.monotonic() - t0
+        if p.returncode != 0:
+            sys.exit(f"figures: .ci/run exited {p.returncode}:\n{p.stdout[-3000:]}")
+    return Table(["what", "figure", "reproduce with"], [["CI", ci_figure(p.stdout, total), "`.ci/run` in a fresh clone beside `shared/`"]],
+                 ["text", "text", "text"], row_kinds=["text"])
+
+
+def ci_figure(out: str, total: float) -> str:
+    """One line from .ci/run's output: the whole time, then each step's, with what its own lines count."""
+    steps = dict((name, int(s)) for name, s in re.findall(r"^=== ci: (.*?) passed in (\d+) s", out, re.M))
+    by = lambda prefix: next((s for name, s in steps.items() if name.startswith(prefix)), None)
+    tests = sum(int(x) for x in re.findall(r"Test run with (\d+) tests?", out.split("=== ci: SDK")[0]))
+    fuzz = parse_fuzz(out)
+    asan = re.search(r"sanitize asan: (\d+) tests run", out)
+    parts = [f"tests {by('tests')} s (clean build included; {tests} tests)", f"dependency {by('SDK')} s",
+             f"figures {by('figures')} s (the release build included)", f"cluster {by('cluster')} s",
+             f"fuzzing {by('fuzzing')} s ({fuzz['targets']} targets × 20 s, "
+             + (f"findings in {', '.join(fuzz['findings'])})" if fuzz["findings"] else "no finding)"),
+             f"evo {by('evo')} s", f"ASan+UBSan {by('ASan')} s ({asan.group(1) if asan else '?'} tests, clean)"]
+    return f"{int(total) // 60} min {int(total) % 60} s from a fresh clone: " + ", ".join(parts)
+
+
 @dataclass
 class Generator:
     make: Callable[[], Table]
@@ -296,6 +666,16 @@ GENERATORS: Dict[str, Generator] = {
     "bench-real": Generator(bench_real_table, False, "arcloud bench real --peers all on ../shared/real"),
     "bench-real-shipped": Generator(lambda: bench_real_table(SHIPPED_REAL, "orb"), True,
                                     "arcloud bench real --peers orb on the photos shipped with the tests"),
+    "venue-scale": Generator(venue_scale, False, f"arcloud bench scale --sizes {SCALE_SIZES} (sessions kept in out/bench-scale)"),
+    "gallery-venue": Generator(gallery_venue, False, "scripts/make-gallery-venue.sh 9, then bench localize --venue on both sessions"),
+    "geo-poses": Generator(geo_poses, False, "GeoPose errors on synthetic streets: GPS-fitted and hand-placed maps"),
+    "serve-throughput": Generator(serve_throughput, False, f"arcloud bench serve, {SERVE_RUNS} runs of its defaults"),
+    "serve-cpu": Generator(serve_cpu, False, "CPU per request by thread, from the same bench serve runs"),
+    "venue-cache": Generator(venue_cache, False, "scripts/venue-cache-check.sh on bench scale's 3x5x6 and 1x1x2 buildings"),
+    "serve-idle-helpers": Generator(serve_idle_helpers, False, "arcloud bench serve --rounds 5, idle-core helpers on and off"),
+    "hardening": Generator(hardening, False, "sanitize.sh asan (CI's skips) and tsan, fuzz.sh 20"),
+    "cluster-test": Generator(cluster_test, False, "scripts/cluster.sh test"),
+    "ci-time": Generator(ci_time, False, ".ci/run in a fresh clone beside ../shared"),
 }
 
 
