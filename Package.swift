@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "MapBuilding", "VPSModel", "Vision", "Baselines",
                                                          "TestSupport", "Geometry", "Geodesy", "Support", "MapModel"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Localization", "VPSModel", "TestSupport", "Support",
-                                                            "Geometry", "Vision"]),
+                                                            "Geometry", "Geodesy", "Vision"]),
         .testTarget(name: "SceneSynthesisTests", dependencies: ["SceneSynthesis", "Formats", "VPSModel", "Vision", "TestSupport",
                                                                 "Geometry"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Evaluation", "Geodesy", "Localization", "MapBuilding", "Storage", "VPSModel",

@@ -112,7 +112,7 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
         public var fraction: Double { accepted > 0 ? Double(withinClaim) / Double(accepted) : 0 }
 
         /// The calibration of `outcomes`; nil when none is localized with ground truth and a claim.
-        public init?(_ outcomes: [FrameOutcome]) {
+        public init?<Outcomes: Sequence<FrameOutcome>>(_ outcomes: Outcomes) {
             var within = 0, position: [Double] = [], rotation: [Double] = []
             for o in outcomes {
                 guard let a = o.result.accuracy, let e = o.error else { continue }
@@ -133,14 +133,17 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
     }
 
     /// Summarises `outcomes` of a run that took `wallSeconds`.
-    public init(outcomes: [FrameOutcome], wallSeconds: Double,
-                thresholds: [ErrorThreshold] = ErrorThreshold.standard) {
+    /// `outcomes` is read a few times over, never copied whole: a long run's can be a
+    /// `FrameOutcomes` that keeps only a few numbers per frame.
+    public init<Outcomes: Collection<FrameOutcome>>(outcomes: Outcomes, wallSeconds: Double,
+                                                    thresholds: [ErrorThreshold] = ErrorThreshold.standard) {
         frames = outcomes.count
-        localized = outcomes.filter { $0.result.isLocalized }.count
+        localized = outcomes.lazy.filter { $0.result.isLocalized }.count
         successRate = frames == 0 ? 0 : Double(localized) / Double(frames)
-        let withGT = outcomes.filter { $0.groundTruth != nil }
-        framesWithGroundTruth = withGT.count
-        let errors = withGT.compactMap(\.error)
+        let withGT = outcomes.lazy.filter { $0.groundTruth != nil }
+        let scored = withGT.count
+        framesWithGroundTruth = scored
+        let errors = Array(withGT.compactMap(\.error))
         let t = errors.map(\.translation), r = errors.map(\.rotationDegrees)
         medianTranslationError = Statistics.median(t)
         p90TranslationError = Statistics.percentile(t, 90)
@@ -149,20 +152,20 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
         sceneScale = thresholds.first?.sceneScale
         recall = thresholds.map { th in
             let hits = errors.filter { $0.translation <= th.translation && $0.rotationDegrees <= th.degrees }.count
-            return ThresholdRecall(threshold: th, fraction: withGT.isEmpty ? 0 : Double(hits) / Double(withGT.count))
+            return ThresholdRecall(threshold: th, fraction: scored == 0 ? 0 : Double(hits) / Double(scored))
         }
         ateRMSE = Statistics.rms(t)
         calibration = Calibration(withGT)
         self.wallSeconds = wallSeconds
         framesPerSecond = wallSeconds > 0 ? Double(frames) / wallSeconds : 0
-        var stages: [(String, [Double])] = StageTimings().stages.map { ($0.name, []) } + [("total", [])]
-        for o in outcomes {
-            let values = o.result.timings.stages.map(\.milliseconds) + [o.result.timings.total]
-            for i in stages.indices { stages[i].1.append(values[i]) }
-        }
-        latency = stages.map { name, v in
-            let s = v.sorted()
-            return LatencyStats(stage: name, p50: Statistics.percentile(sorted: s, 50) ?? 0,
+        // One stage at a time: a long run's timings are never all held at once.
+        let names = StageTimings().stages.map(\.name) + ["total"]
+        latency = names.indices.map { i in
+            var s: [Double] = []
+            s.reserveCapacity(outcomes.count)
+            for o in outcomes { s.append(i < names.count - 1 ? o.result.timings.stages[i].milliseconds : o.result.timings.total) }
+            s.sort()
+            return LatencyStats(stage: names[i], p50: Statistics.percentile(sorted: s, 50) ?? 0,
                                 p95: Statistics.percentile(sorted: s, 95) ?? 0,
                                 p99: Statistics.percentile(sorted: s, 99) ?? 0,
                                 mean: s.isEmpty ? 0 : s.reduce(0, +) / Double(s.count))

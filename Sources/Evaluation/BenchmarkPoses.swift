@@ -6,7 +6,7 @@ import VPSModel
 /// COLMAP's convention (the inverse of arcloud's `T_map_camera`).
 public enum BenchmarkPoses {
     /// The file's text: localized frames only, in run order.
-    public static func text(_ outcomes: [FrameOutcome]) -> String {
+    public static func text<Outcomes: Sequence<FrameOutcome>>(_ outcomes: Outcomes) -> String {
         outcomes.compactMap { o in
             o.result.pose.map { line(name: imageName(of: o), worldToCamera: $0.inverse) }
         }.map { $0 + "\n" }.joined()
@@ -21,7 +21,7 @@ public enum BenchmarkPoses {
     }
 
     /// One line; numbers in their shortest exact form, as Python's `str` writes them.
-    static func line(name: String, worldToCamera p: Pose) -> String {
+    public static func line(name: String, worldToCamera p: Pose) -> String {
         let q = p.rotation, t = p.translation
         return ([name] + [q.w, q.x, q.y, q.z, t.x, t.y, t.z].map { "\($0)" }).joined(separator: " ")
     }

@@ -15,7 +15,7 @@ public struct GeoPoseCheck: Sendable, Hashable, Codable {
     public var withinClaim: Int
 
     /// Nil when no frame of `outcomes` has ground truth and a GeoPose.
-    public init?(_ outcomes: [FrameOutcome], truth: Georeference) {
+    public init?<Outcomes: Sequence<FrameOutcome>>(_ outcomes: Outcomes, truth: Georeference) {
         var errors: [Double] = [], within = 0
         for o in outcomes {
             guard o.result.isLocalized, let gt = o.groundTruth, let geo = o.result.geoPose else { continue }

@@ -17,7 +17,7 @@ public struct GeoPoseGPSCheck: Sendable, Hashable, Codable {
 
     /// Nil when no frame of `outcomes` is localized with a GeoPose and has a reading in
     /// `readings` (frame id → reading) without a `GPSReading.problem`.
-    public init?(_ outcomes: [FrameOutcome], readings: [String: GPSReading]) {
+    public init?<Outcomes: Sequence<FrameOutcome>>(_ outcomes: Outcomes, readings: [String: GPSReading]) {
         var distances: [Double] = []
         for o in outcomes {
             guard o.result.isLocalized, let geo = o.result.geoPose, let gps = readings[o.frameId], gps.problem == nil else {
@@ -34,7 +34,7 @@ public struct GeoPoseGPSCheck: Sendable, Hashable, Codable {
     }
 
     /// The check of `outcomes` against the GPS readings of `session`'s frames; nil as above.
-    public init?(_ outcomes: [FrameOutcome], session: RecordedSession) {
+    public init?<Outcomes: Sequence<FrameOutcome>>(_ outcomes: Outcomes, session: RecordedSession) {
         var readings: [String: GPSReading] = [:]
         for f in session.frames { if let g = f.gps { readings[f.id] = g } }
         self.init(outcomes, readings: readings)

@@ -8,8 +8,8 @@ import VPSModel
 public enum TrajectoryGeoJSON {
     /// The document, or nil when no frame has a GeoPose (the map is not georeferenced, or
     /// nothing was localized).
-    public static func document(_ outcomes: [FrameOutcome]) -> Data? {
-        let placed = outcomes.filter { $0.result.geoPose != nil }.sorted { $0.timestamp < $1.timestamp }
+    public static func document<Outcomes: Sequence<FrameOutcome>>(_ outcomes: Outcomes) -> Data? {
+        let placed = outcomes.lazy.filter { $0.result.geoPose != nil }.sorted { $0.timestamp < $1.timestamp }
         guard !placed.isEmpty else { return nil }
         func coordinate(_ o: FrameOutcome) -> [Double] {
             let p = o.result.geoPose!.position

@@ -11,48 +11,45 @@ public struct BatchReport: Sendable {
     public var sessionName: String
     public var mapName: String
     public var mode: String
-    public var outcomes: [FrameOutcome]
+    public var outcomes: FrameOutcomes
     public var summary: AccuracySummary
     /// The map's points, sections, up and units, drawn under the trajectory and used to
     /// draw the worst frames' matches (`.none`: a trajectory over nothing).
     public var map: ReportMap
     /// The session's camera, to project map points into the worst frames' images.
     public var camera: CameraIntrinsics?
-    /// Each frame's image file by frame id, for the worst frames' pictures.
-    public var frameImages: [String: URL]
+    /// A frame's image file by frame id, for the worst frames' pictures.
+    public var frameImage: @Sendable (String) -> URL?
 
     public init(sessionName: String, mapName: String, mode: String, outcomes: [FrameOutcome], summary: AccuracySummary,
                 map: ReportMap = .none, camera: CameraIntrinsics? = nil, frameImages: [String: URL] = [:]) {
+        self.init(sessionName: sessionName, mapName: mapName, mode: mode, outcomes: FrameOutcomes(outcomes), summary: summary,
+                  map: map, camera: camera, frameImage: { frameImages[$0] })
+    }
+
+    public init(sessionName: String, mapName: String, mode: String, outcomes: FrameOutcomes, summary: AccuracySummary,
+                map: ReportMap = .none, camera: CameraIntrinsics? = nil,
+                frameImage: @escaping @Sendable (String) -> URL? = { _ in nil }) {
         self.sessionName = sessionName; self.mapName = mapName; self.mode = mode
         self.outcomes = outcomes; self.summary = summary
-        self.map = map; self.camera = camera; self.frameImages = frameImages
+        self.map = map; self.camera = camera; self.frameImage = frameImage
     }
 
     /// The report of a run of `session` (stored in `directory`) against `map`.
     public init(session: RecordedSession, in directory: URL, map: VPSMap, mode: String,
                 outcomes: [FrameOutcome], summary: AccuracySummary) {
-        self.init(sessionName: session.name, mapName: map.metadata.name, mode: mode, outcomes: outcomes,
-                  summary: summary, map: ReportMap(map), camera: session.camera,
-                  frameImages: Self.frameImages(of: session, in: directory))
+        self.init(session: session, in: directory, map: map, mapName: map.metadata.name, mode: mode,
+                  outcomes: FrameOutcomes(outcomes), summary: summary)
     }
 
-    /// The report of a run of `session` against a map known only by name (a run over the
-    /// HTTP service): the same figures and frames, without the map drawn under them.
-    public init(session: RecordedSession, in directory: URL, mapName: String, mode: String,
-                outcomes: [FrameOutcome], summary: AccuracySummary) {
-        self.init(sessionName: session.name, mapName: mapName, mode: mode, outcomes: outcomes,
-                  summary: summary, camera: session.camera, frameImages: Self.frameImages(of: session, in: directory))
-    }
-
-    /// The report of a run of `session` against `map` when it is at hand, else against a
-    /// map known only as `mapName`.
+    /// The report of a run of `session` (stored in `directory`) against `map` when it is at
+    /// hand, else against a map known only as `mapName` (a run over the HTTP service): the
+    /// same figures and frames, without the map drawn under them.
     public init(session: RecordedSession, in directory: URL, map: VPSMap?, mapName: String, mode: String,
-                outcomes: [FrameOutcome], summary: AccuracySummary) {
-        if let map {
-            self.init(session: session, in: directory, map: map, mode: mode, outcomes: outcomes, summary: summary)
-        } else {
-            self.init(session: session, in: directory, mapName: mapName, mode: mode, outcomes: outcomes, summary: summary)
-        }
+                outcomes: FrameOutcomes, summary: AccuracySummary) {
+        self.init(sessionName: session.name, mapName: map?.metadata.name ?? mapName, mode: mode, outcomes: outcomes,
+                  summary: summary, map: map.map { ReportMap($0) } ?? .none, camera: session.camera,
+                  frameImage: Self.frameImage(of: session, in: directory))
     }
 
     /// What `write(to: folder)` leaves there, as `arcloud localize` says it: the files
@@ -65,12 +62,13 @@ public struct BatchReport: Sendable {
                                              + "a trajectory without poses"] : [])
     }
 
-    /// Each frame's image file. A path that leaves the session folder gets no picture (the
-    /// report says so), not a read.
-    private static func frameImages(of session: RecordedSession, in directory: URL) -> [String: URL] {
-        var images: [String: URL] = [:]
-        for f in session.frames { images[f.id] = try? RecordedSession.imageURL(of: f, in: directory) }
-        return images
+    /// A frame's image file (the last frame of that id, as a table by id would keep). A
+    /// path that leaves the session folder gets no picture (the report says so), not a
+    /// read. Looked up when drawn: the report draws a few frames, a session may have
+    /// 100,000.
+    private static func frameImage(of session: RecordedSession, in directory: URL) -> @Sendable (String) -> URL? {
+        let frames = session.frames
+        return { id in frames.last { $0.id == id }.flatMap { try? RecordedSession.imageURL(of: $0, in: directory) } }
     }
 
     /// The file names written into the output folder.
@@ -86,31 +84,42 @@ public struct BatchReport: Sendable {
         public static let geoJSON = "trajectory.geojson"
     }
 
-    public func write(to folder: URL) throws {
+    /// Writes every file into `folder`; `results.jsonl` too unless `results` is false
+    /// (a `BatchRecorder` wrote it as the run went). Each file is written as it is made,
+    /// a frame at a time.
+    public func write(to folder: URL, results: Bool = true) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        var jsonl = Data()
-        for o in outcomes {
-            jsonl.append(try encoder.encode(o))
-            jsonl.append(0x0A)
+        if results {
+            let file = try BufferedFile(folder.appendingPathComponent(File.results))
+            for o in outcomes { try file.write(try encoder.encode(o) + [0x0A]) }
+            try file.close()
         }
-        try jsonl.write(to: folder.appendingPathComponent(File.results), options: .atomic)
         let header = "# timestamp tx ty tz qx qy qz qw\n"
-        let estimated = outcomes.compactMap { o in o.result.pose.map { $0.tumLine(timestamp: o.timestamp) } }
         // evo refuses a trajectory without poses: with none localized, no file (and none
         // left from an earlier run in this folder); `localize` says why it is absent.
         let trajectoryFile = folder.appendingPathComponent(File.trajectory)
-        if estimated.isEmpty {
-            try? FileManager.default.removeItem(at: trajectoryFile)
+        if outcomes.contains(where: { $0.result.pose != nil }) {
+            let file = try BufferedFile(trajectoryFile)
+            try file.write(header)
+            for o in outcomes { if let p = o.result.pose { try file.write(p.tumLine(timestamp: o.timestamp) + "\n") } }
+            try file.close()
         } else {
-            try (header + estimated.map { $0 + "\n" }.joined()).write(to: trajectoryFile, atomically: true, encoding: .utf8)
+            try? FileManager.default.removeItem(at: trajectoryFile)
         }
-        try BenchmarkPoses.text(outcomes).write(to: folder.appendingPathComponent(File.poses), atomically: true, encoding: .utf8)
-        let truth = outcomes.compactMap { o in o.groundTruth.map { $0.tumLine(timestamp: o.timestamp) } }
-        if !truth.isEmpty {
-            try (header + truth.map { $0 + "\n" }.joined())
-                .write(to: folder.appendingPathComponent(File.groundTruth), atomically: true, encoding: .utf8)
+        let poses = try BufferedFile(folder.appendingPathComponent(File.poses))
+        for o in outcomes {
+            if let p = o.result.pose {
+                try poses.write(BenchmarkPoses.line(name: BenchmarkPoses.imageName(of: o), worldToCamera: p.inverse) + "\n")
+            }
+        }
+        try poses.close()
+        if outcomes.contains(where: { $0.groundTruth != nil }) {
+            let file = try BufferedFile(folder.appendingPathComponent(File.groundTruth))
+            try file.write(header)
+            for o in outcomes { if let g = o.groundTruth { try file.write(g.tumLine(timestamp: o.timestamp) + "\n") } }
+            try file.close()
         }
         let geoJSONFile = folder.appendingPathComponent(File.geoJSON)
         if let geoJSON = TrajectoryGeoJSON.document(outcomes) {
@@ -120,7 +129,14 @@ public struct BatchReport: Sendable {
         }
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         try encoder.encode(summary).write(to: folder.appendingPathComponent(File.summary), options: .atomic)
-        try html().write(to: folder.appendingPathComponent(File.report), atomically: true, encoding: .utf8)
+        let page = try BufferedFile(folder.appendingPathComponent(File.report))
+        var failure: (any Error)?
+        ReportPage(report: self).write { part in
+            guard failure == nil else { return }
+            do { try page.write(part) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        try page.close()
     }
 
     /// The report page (see `ReportPage`).

@@ -7,7 +7,7 @@ import VPSModel
 /// keeps about 19 dots in 20 under the diagonal, and not all of them far below it (a bound
 /// ten times the error is honest but useless). Position and rotation get a plot each.
 struct CalibrationPlot {
-    var outcomes: [FrameOutcome]
+    var outcomes: FrameOutcomes
     var unit: ReportMap.LengthUnit
 
     /// (claimed, actual) per localized frame with ground truth and a claim.
@@ -19,19 +19,33 @@ struct CalibrationPlot {
     }
 
     func positionPlot() -> String {
-        let all = pairs { a, e in (a.position, e.translation) }
-        let d = LengthDisplay.forLengths(upTo: all.map { max($0.0, $0.1) }.max() ?? 1, unit: unit)
-        return plot(all.map { ($0.0 * d.factor, $0.1 * d.factor) }, what: "position", unit: d.unit, id: "calibration-position",
-                    color: "#2b7bba")
+        var s = ""
+        writePositionPlot { s += $0 }
+        return s
     }
 
     func rotationPlot() -> String {
+        var s = ""
+        writeRotationPlot { s += $0 }
+        return s
+    }
+
+    /// `positionPlot()` handed to `out` a part at a time.
+    func writePositionPlot(_ out: (String) -> Void) {
+        let all = pairs { a, e in (a.position, e.translation) }
+        let d = LengthDisplay.forLengths(upTo: all.map { max($0.0, $0.1) }.max() ?? 1, unit: unit)
+        plot(all.map { ($0.0 * d.factor, $0.1 * d.factor) }, what: "position", unit: d.unit, id: "calibration-position",
+             color: "#2b7bba", to: out)
+    }
+
+    /// `rotationPlot()` handed to `out` a part at a time.
+    func writeRotationPlot(_ out: (String) -> Void) {
         plot(pairs { a, e in (a.rotationDegrees, e.rotationDegrees) }, what: "rotation", unit: "°", id: "calibration-rotation",
-             color: "#7b3294")
+             color: "#7b3294", to: out)
     }
 
     private func plot(_ points: [(claimed: Double, actual: Double)], what: String, unit: String, id: String,
-                      color: String) -> String {
+                      color: String, to out: (String) -> Void) {
         let values = points.flatMap { [$0.claimed, $0.actual] }.filter { $0 > 0 }
         let lo = (values.min() ?? 0.01) / 1.5, hi = (values.max() ?? 1) * 1.5
         let axis = AxisScale.logarithmic(lo, hi)
@@ -39,20 +53,21 @@ struct CalibrationPlot {
                               yTitle: "actual \(what) error (\(unit), log)")
         frame.height = 420
         let a = frame.point(axis.lower, axis.lower), b = frame.point(axis.upper, axis.upper)
-        var marks = "<line x1=\"\(svgNumber(a.x))\" y1=\"\(svgNumber(a.y))\" x2=\"\(svgNumber(b.x))\" y2=\"\(svgNumber(b.y))\" "
-            + "stroke=\"#1a7a38\" stroke-dasharray=\"6 4\"/>\n"
-        let within = points.filter { $0.actual <= $0.claimed }.count
-        for p in points {
-            let q = frame.point(p.claimed, max(p.actual, axis.lower))
-            let outside = p.actual > p.claimed
-            marks += "<circle cx=\"\(svgNumber(q.x))\" cy=\"\(svgNumber(q.y))\" r=\"3.5\" fill=\"\(outside ? "#d7301f" : color)\">"
-                + "<title>claimed \(String(format: "%.4g", p.claimed)) \(unit), actual \(String(format: "%.4g", p.actual)) \(unit)</title></circle>\n"
-        }
+        let within = points.lazy.filter { $0.actual <= $0.claimed }.count
         frame.legend = [
             PlotFrame.LegendEntry(color: color, label: "within its claim (\(within))", shape: .dot),
             PlotFrame.LegendEntry(color: "#d7301f", label: "outside its claim (\(points.count - within))", shape: .dot),
             PlotFrame.LegendEntry(color: "#1a7a38", label: "error = claim", shape: .dashed),
         ]
-        return frame.svg(marks, id: id)
+        frame.write(id: id, to: out) { marks in
+            marks("<line x1=\"\(svgNumber(a.x))\" y1=\"\(svgNumber(a.y))\" x2=\"\(svgNumber(b.x))\" y2=\"\(svgNumber(b.y))\" "
+                  + "stroke=\"#1a7a38\" stroke-dasharray=\"6 4\"/>\n")
+            for p in points {
+                let q = frame.point(p.claimed, max(p.actual, axis.lower))
+                let outside = p.actual > p.claimed
+                marks("<circle cx=\"\(svgNumber(q.x))\" cy=\"\(svgNumber(q.y))\" r=\"3.5\" fill=\"\(outside ? "#d7301f" : color)\">"
+                      + "<title>claimed \(String(format: "%.4g", p.claimed)) \(unit), actual \(String(format: "%.4g", p.actual)) \(unit)</title></circle>\n")
+            }
+        }
     }
 }

@@ -7,7 +7,7 @@ import VPSModel
 /// The axes are logarithmic: errors of one session span from a millimetre to metres (a
 /// wrong pose), and every threshold line must stay readable beside them.
 struct ErrorTimeline {
-    var outcomes: [FrameOutcome]
+    var outcomes: FrameOutcomes
     var thresholds: ReportThresholds
     var unit: ReportMap.LengthUnit
 
@@ -29,47 +29,67 @@ struct ErrorTimeline {
     }
 
     func translationPlot() -> String {
-        let d = translationDisplay
-        let points = series { $0.translation * d.factor }
-        return plot(points: points, rules: thresholds.levels.map { $0.translation * d.factor },
-                     ruleLabel: { i in "threshold " + thresholds.label(i, unit: unit) },
-                     yTitle: "translation error (\(d.unit), log scale)", id: "translation-error", color: "#2b7bba")
+        var s = ""
+        writeTranslationPlot { s += $0 }
+        return s
     }
 
     func rotationPlot() -> String {
+        var s = ""
+        writeRotationPlot { s += $0 }
+        return s
+    }
+
+    /// `translationPlot()` handed to `out` a part at a time.
+    func writeTranslationPlot(_ out: (String) -> Void) {
+        let d = translationDisplay
+        let points = series { $0.translation * d.factor }
+        plot(points: points, rules: thresholds.levels.map { $0.translation * d.factor },
+             ruleLabel: { i in "threshold " + thresholds.label(i, unit: unit) },
+             yTitle: "translation error (\(d.unit), log scale)", id: "translation-error", color: "#2b7bba", to: out)
+    }
+
+    /// `rotationPlot()` handed to `out` a part at a time.
+    func writeRotationPlot(_ out: (String) -> Void) {
         let points = series { $0.rotationDegrees }
-        return plot(points: points, rules: thresholds.levels.map(\.degrees),
-                    ruleLabel: { i in "threshold " + thresholds.label(i, unit: unit) },
-                    yTitle: "rotation error (°, log scale)", id: "rotation-error", color: "#7b3294")
+        plot(points: points, rules: thresholds.levels.map(\.degrees),
+             ruleLabel: { i in "threshold " + thresholds.label(i, unit: unit) },
+             yTitle: "rotation error (°, log scale)", id: "rotation-error", color: "#7b3294", to: out)
     }
 
     private func plot(points: [SIMD2<Double>?], rules: [Double], ruleLabel: (Int) -> String,
-                      yTitle: String, id: String, color: String) -> String {
+                      yTitle: String, id: String, color: String, to out: (String) -> Void) {
         let values = points.compactMap { $0?.y }.filter { $0 > 0 } + rules.filter { $0 > 0 }
         // Errors of exactly zero sit on the lowest tick rather than at minus infinity.
         // Headroom above the largest value, so a threshold line is not drawn on the frame.
         let lo = values.min() ?? 0.1, hi = (values.max() ?? 10) * 1.25
         let y = AxisScale.logarithmic(lo, hi)
         let floor = y.lower
-        let shown = points.map { $0.map { SIMD2($0.x, max($0.y, floor)) } }
+        let shown = points.lazy.map { $0.map { SIMD2($0.x, max($0.y, floor)) } }
         let times = self.times
         var frame = PlotFrame(x: AxisScale.linear(0, max(times.last ?? 1, 1e-3)), y: y,
                               xTitle: "time since the first frame (s)", yTitle: yTitle)
-        var marks = ""
-        for (i, r) in rules.enumerated() where r > 0 {
-            marks += frame.horizontalRule(at: r, label: ruleLabel(i), color: i == 0 ? "#1a7a38" : "#8a8a8a")
-        }
-        marks += frame.brokenPolyline(shown, color: color)
-        // Failed frames: a cross on the lower edge, coloured by reason, named in its tooltip.
         let classes = FailureReasons(outcomes)
-        let bottom = frame.height - frame.margin.bottom - 9
-        for (t, o) in zip(times, outcomes) where !o.result.isLocalized {
-            let px = frame.point(t, floor).x
-            marks += PlotFrame.cross(at: SIMD2(px, bottom), color: classes.color(of: o),
-                                     title: "frame \(o.frameId) at \(String(format: "%.2f", t)) s: \(o.result.reason ?? "not localized")")
-        }
         frame.legend = [PlotFrame.LegendEntry(color: color, label: id == "translation-error" ? "translation error" : "rotation error", shape: .line)]
             + classes.legend
-        return frame.svg(marks, id: id)
+        frame.write(id: id, to: out) { marks in
+            for (i, r) in rules.enumerated() where r > 0 {
+                marks(frame.horizontalRule(at: r, label: ruleLabel(i), color: i == 0 ? "#1a7a38" : "#8a8a8a"))
+            }
+            frame.brokenPolyline(shown, color: color, to: marks)
+            // Failed frames: a cross on the lower edge, coloured by reason, named in its tooltip.
+            let bottom = frame.height - frame.margin.bottom - 9
+            for (t, o) in zip(times, outcomes) where !o.result.isLocalized {
+                let px = frame.point(t, floor).x
+                marks(PlotFrame.cross(at: SIMD2(px, bottom), color: classes.color(of: o),
+                                      title: "frame \(o.frameId) at \(String(format: "%.2f", t)) s: \(o.result.reason ?? "not localized")"))
+            }
+        }
+    }
+}
+
+extension ErrorTimeline {
+    init(outcomes: [FrameOutcome], thresholds: ReportThresholds, unit: ReportMap.LengthUnit) {
+        self.init(outcomes: FrameOutcomes(outcomes), thresholds: thresholds, unit: unit)
     }
 }

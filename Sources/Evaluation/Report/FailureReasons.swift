@@ -7,7 +7,7 @@ struct FailureReasons {
     private(set) var kinds: [(kind: String, count: Int)] = []
     static let palette = ["#d7191c", "#e66101", "#5e3c99", "#4d4d4d", "#b2182b", "#8c510a"]
 
-    init(_ outcomes: [FrameOutcome]) {
+    init<Outcomes: Sequence<FrameOutcome>>(_ outcomes: Outcomes) {
         var counts: [String: Int] = [:]
         var order: [String] = []
         for o in outcomes where !o.result.isLocalized {

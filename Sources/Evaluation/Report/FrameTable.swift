@@ -4,7 +4,7 @@ import VPSModel
 /// The per-frame table: one row per frame, every column sortable by a click on its
 /// header (a few lines of inline script; numbers sort as numbers, empty cells last).
 struct FrameTable {
-    var outcomes: [FrameOutcome]
+    var outcomes: FrameOutcomes
     var unit: ReportMap.LengthUnit
 
     /// A cell: the text shown and the value it sorts by (nil: sorts by its text).
@@ -15,6 +15,13 @@ struct FrameTable {
     }
 
     func html() -> String {
+        var s = ""
+        write { s += $0 }
+        return s
+    }
+
+    /// The table, handed to `out` a row at a time: a long run's table is never held whole.
+    func write(_ out: (String) -> Void) {
         let t0 = outcomes.first?.timestamp ?? 0
         let d = LengthDisplay.forLengths(upTo: outcomes.compactMap { $0.error?.translation }.max() ?? 0.01, unit: unit)
         let headers = ["#", "frame", "image", "time (s)", "status", "section", "inliers", "matches",
@@ -24,6 +31,7 @@ struct FrameTable {
             s += "<th data-column=\"\(i)\" title=\"sort by \(escape(h))\">\(escape(h))</th>"
         }
         s += "</tr></thead><tbody>\n"
+        out(s)
         for (i, o) in outcomes.enumerated() {
             let r = o.result, e = o.error
             let cells = [
@@ -41,14 +49,15 @@ struct FrameTable {
                 Cell(String(format: "%.2f", r.timings.total), r.timings.total),
                 Cell(r.reason ?? ""),
             ]
-            s += "<tr id=\"frame-\(escape(o.frameId))\"\(r.isLocalized ? "" : " class=\"failed\"")>"
+            var s = "<tr id=\"frame-\(escape(o.frameId))\"\(r.isLocalized ? "" : " class=\"failed\"")>"
             for c in cells {
                 s += c.sortValue.map { "<td data-v=\"\($0)\">" } ?? "<td>"
                 s += escape(c.text) + "</td>"
             }
             s += "</tr>\n"
+            out(s)
         }
-        return s + "</tbody></table>\n<script>\(FrameTable.sortScript)</script>"
+        out("</tbody></table>\n<script>\(FrameTable.sortScript)</script>")
     }
 
     /// Click a header to sort by it; click again to reverse. Cells with `data-v` compare as
@@ -84,4 +93,8 @@ struct FrameTable {
           });
         })();
         """
+}
+
+extension FrameTable {
+    init(outcomes: [FrameOutcome], unit: ReportMap.LengthUnit) { self.init(outcomes: FrameOutcomes(outcomes), unit: unit) }
 }

@@ -37,6 +37,15 @@ struct PlotFrame {
     /// The whole `<svg>` element: grid and axes under `marks`, the legend below the axes
     /// (never over the data).
     func svg(_ marks: String, id: String) -> String {
+        var svg = ""
+        write(id: id, to: { svg += $0 }) { $0(marks) }
+        return svg
+    }
+
+    /// The same element handed to `out` a part at a time, `marks` writing the marks in
+    /// their place: a plot of a long session's frames is never held whole. Set `legend`
+    /// first.
+    func write(id: String, to out: (String) -> Void, marks: ((String) -> Void) -> Void) {
         let legendRows = legendLayout()
         let totalHeight = height + (legendRows.isEmpty ? 0 : Double(legendRows.count) * 20 + 8)
         var s = "<svg id=\"\(id)\" class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(svgNumber(width)) \(svgNumber(totalHeight))\" "
@@ -69,12 +78,14 @@ struct PlotFrame {
         s += "<text x=\"16\" y=\"\(svgNumber(cy))\" text-anchor=\"middle\" transform=\"rotate(-90 16 \(svgNumber(cy)))\">\(escape(yTitle))</text>\n"
         // Marks outside the axes (a value off the scale) must not spill over the labels.
         s += "<clipPath id=\"\(id)-clip\"><rect x=\"\(svgNumber(left))\" y=\"\(svgNumber(top))\" width=\"\(svgNumber(plotWidth))\" height=\"\(svgNumber(plotHeight))\"/></clipPath>\n"
-        s += "<g clip-path=\"url(#\(id)-clip)\">\n\(marks)</g>\n"
+        out(s + "<g clip-path=\"url(#\(id)-clip)\">\n")
+        withoutActuallyEscaping(out) { marks($0) }
+        s = "</g>\n"
         for (row, entries) in legendRows.enumerated() {
             let cy = height + 8 + 20 * Double(row)
             for (x0, e) in entries { s += legendEntry(e, at: SIMD2(x0, cy)) }
         }
-        return s + "</svg>"
+        out(s + "</svg>")
     }
 
     /// Legend entries in rows across the plot's width: (left edge, entry) per row.
@@ -114,22 +125,35 @@ struct PlotFrame {
 
     /// Polylines through `points`, one per run of non-nil points: a nil (a failed frame, a
     /// frame without ground truth) breaks the line instead of being bridged by it.
-    func brokenPolyline(_ points: [SIMD2<Double>?], color: String, width strokeWidth: Double = 1.8) -> String {
-        var runs: [[SIMD2<Double>]] = [[]]
-        for p in points {
-            if let p { runs[runs.count - 1].append(p) } else if !runs[runs.count - 1].isEmpty { runs.append([]) }
-        }
+    func brokenPolyline<Points: Sequence<SIMD2<Double>?>>(_ points: Points, color: String,
+                                                          width strokeWidth: Double = 1.8) -> String {
         var s = ""
-        for run in runs where !run.isEmpty {
+        brokenPolyline(points, color: color, width: strokeWidth) { s += $0 }
+        return s
+    }
+
+    /// The same, handed to `out` a run at a time.
+    func brokenPolyline<Points: Sequence<SIMD2<Double>?>>(_ points: Points, color: String, width strokeWidth: Double = 1.8,
+                                                          to out: (String) -> Void) {
+        var run: [SIMD2<Double>] = []
+        func flush() {
             if run.count == 1 {
                 let q = point(run[0].x, run[0].y)
-                s += "<circle cx=\"\(svgNumber(q.x))\" cy=\"\(svgNumber(q.y))\" r=\"2.5\" fill=\"\(color)\"/>\n"
-            } else {
-                s += "<polyline class=\"run\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(svgNumber(strokeWidth))\" points=\""
-                    + run.map { let q = point($0.x, $0.y); return "\(svgNumber(q.x)),\(svgNumber(q.y))" }.joined(separator: " ") + "\"/>\n"
+                out("<circle cx=\"\(svgNumber(q.x))\" cy=\"\(svgNumber(q.y))\" r=\"2.5\" fill=\"\(color)\"/>\n")
+            } else if run.count > 1 {
+                var s = "<polyline class=\"run\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(svgNumber(strokeWidth))\" points=\""
+                for (i, p) in run.enumerated() {
+                    let q = point(p.x, p.y)
+                    s += (i == 0 ? "" : " ") + "\(svgNumber(q.x)),\(svgNumber(q.y))"
+                }
+                out(s + "\"/>\n")
             }
+            run.removeAll(keepingCapacity: true)
         }
-        return s
+        for p in points {
+            if let p { run.append(p) } else { flush() }
+        }
+        flush()
     }
 
     /// A labelled horizontal line at `value` (a threshold).

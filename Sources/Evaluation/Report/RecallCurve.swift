@@ -6,18 +6,22 @@ import VPSModel
 /// a fixed angle). Frames that failed, or whose pose is off by more than the angle, count
 /// as misses at every distance; frames without ground truth are left out.
 struct RecallCurve {
-    var outcomes: [FrameOutcome]
+    var outcomes: FrameOutcomes
     var thresholds: ReportThresholds
     var unit: ReportMap.LengthUnit
 
     /// The curve for rotation bound `degrees`: steps `(translation threshold, recall)`,
     /// recall in 0…1, one step per frame that enters, in increasing threshold. Recall is
     /// constant between steps and zero below the first.
-    static func steps(_ outcomes: [FrameOutcome], degrees: Double) -> [(threshold: Double, recall: Double)] {
-        let scored = outcomes.filter { $0.groundTruth != nil }
-        guard !scored.isEmpty else { return [] }
-        let within = scored.compactMap(\.error).filter { $0.rotationDegrees <= degrees }.map(\.translation).sorted()
-        return within.enumerated().map { i, t in (t, Double(i + 1) / Double(scored.count)) }
+    static func steps<Outcomes: Sequence<FrameOutcome>>(_ outcomes: Outcomes,
+                                                        degrees: Double) -> [(threshold: Double, recall: Double)] {
+        var scored = 0, within: [Double] = []
+        for o in outcomes where o.groundTruth != nil {
+            scored += 1
+            if let e = o.error, e.rotationDegrees <= degrees { within.append(e.translation) }
+        }
+        guard scored > 0 else { return [] }
+        return within.sorted().enumerated().map { i, t in (t, Double(i + 1) / Double(scored)) }
     }
 
     /// Recall at `threshold` on a curve made by `steps`.
@@ -78,5 +82,11 @@ struct RecallCurve {
         }
         frame.legend = legend
         return frame.svg(marks, id: "recall-curve")
+    }
+}
+
+extension RecallCurve {
+    init(outcomes: [FrameOutcome], thresholds: ReportThresholds, unit: ReportMap.LengthUnit) {
+        self.init(outcomes: FrameOutcomes(outcomes), thresholds: thresholds, unit: unit)
     }
 }

@@ -9,53 +9,69 @@ struct ReportPage {
     var report: BatchReport
 
     func html() -> String {
+        var page = ""
+        write { page += $0 }
+        return page
+    }
+
+    /// The page, handed to `out` a part at a time (the frame table a row at a time): a long
+    /// run's report is written as it is made, never held whole.
+    func write(_ out: (String) -> Void) {
         let r = report, s = r.summary
         let thresholds = ReportThresholds(s)
         let unit = r.map.lengthUnit
         let hasTruth = s.framesWithGroundTruth > 0
-        var body = ""
-        body += "<h1>Localization report</h1>\n"
-        body += "<p class=\"lead\">Session <b>\(escape(r.sessionName))</b> against map <b>\(escape(r.mapName))</b>, "
-            + "mode <b>\(escape(r.mode))</b>: \(s.frames) frames.</p>\n"
-        body += keyFigures(thresholds: thresholds)
-        if hasTruth {
-            body += "<h2 id=\"section-recall\">Recall</h2>\n<p>Share of the frames with ground truth placed within a distance, for each "
-                + "rotation bound; failed frames count as misses. Circles: the summary's thresholds.</p>\n"
-            body += RecallCurve(outcomes: r.outcomes, thresholds: thresholds, unit: unit).plot() + "\n"
-            let timeline = ErrorTimeline(outcomes: r.outcomes, thresholds: thresholds, unit: unit)
-            body += "<h2 id=\"section-error\">Error over time</h2>\n<p>Against the ground truth, on log scales; dashed: thresholds. "
-                + "The line breaks where a frame failed (× on the lower edge, coloured by reason; hover for the frame and reason).</p>\n"
-            body += timeline.translationPlot() + "\n" + timeline.rotationPlot() + "\n"
-            if let c = s.calibration {
-                let calibration = CalibrationPlot(outcomes: r.outcomes, unit: unit)
-                body += "<h2 id=\"section-calibration\">Claimed against actual error</h2>\n<p>Each localized frame's claimed 95 % "
-                    + "accuracy (x) against its error from the ground truth (y). Under the dashed diagonal, the claim held: "
-                    + String(format: "%d of %d frames (%.1f %%); median error / claim: position %.2f, rotation %.2f.",
-                             c.withinClaim, c.accepted, 100 * c.fraction, c.medianPositionRatio, c.medianRotationRatio)
-                    + " A calibrated localizer keeps about 95 % under it.</p>\n"
-                body += calibration.positionPlot() + "\n" + calibration.rotationPlot() + "\n"
-            }
-        } else {
-            body += "<p class=\"note\">This session has no ground truth: accuracy, recall and error plots are not available.</p>\n"
-        }
-        body += "<h2 id=\"section-top-down\">Trajectory, top-down</h2>\n"
-        body += TopDownView(outcomes: r.outcomes, map: r.map, thresholds: thresholds).plot() + "\n"
-        body += "<h2 id=\"section-worst\">Worst frames</h2>\n<p>Failed frames first, then the largest errors. Green rings: the inlier keypoints; "
-            + "orange: from each to where the ground-truth pose puts its map point.</p>\n"
-        body += WorstFrames(outcomes: r.outcomes, thresholds: thresholds, map: r.map, camera: r.camera,
-                            images: r.frameImages, unit: unit).html() + "\n"
-        body += "<h2 id=\"section-latency\">Latency per stage</h2>\n" + LatencyChart(latency: s.latency).plot() + "\n"
-        body += "<h2 id=\"section-frames\">Frames</h2>\n<p>Click a column's header to sort by it.</p>\n"
-        body += FrameTable(outcomes: r.outcomes, unit: unit).html() + "\n"
-        body += "<h2>Summary as printed</h2>\n<pre id=\"summary\">\(escape(s.text))</pre>\n"
-        return """
+        out("""
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
             <title>arcloud localization report: \(escape(r.sessionName))</title>
             <style>\(ReportPage.css)</style>
             </head><body>
-            \(body)</body></html>
-            """
+
+            """)
+        out("<h1>Localization report</h1>\n")
+        out("<p class=\"lead\">Session <b>\(escape(r.sessionName))</b> against map <b>\(escape(r.mapName))</b>, "
+            + "mode <b>\(escape(r.mode))</b>: \(s.frames) frames.</p>\n")
+        out(keyFigures(thresholds: thresholds))
+        if hasTruth {
+            out("<h2 id=\"section-recall\">Recall</h2>\n<p>Share of the frames with ground truth placed within a distance, for each "
+                + "rotation bound; failed frames count as misses. Circles: the summary's thresholds.</p>\n")
+            out(RecallCurve(outcomes: r.outcomes, thresholds: thresholds, unit: unit).plot() + "\n")
+            let timeline = ErrorTimeline(outcomes: r.outcomes, thresholds: thresholds, unit: unit)
+            out("<h2 id=\"section-error\">Error over time</h2>\n<p>Against the ground truth, on log scales; dashed: thresholds. "
+                + "The line breaks where a frame failed (× on the lower edge, coloured by reason; hover for the frame and reason).</p>\n")
+            timeline.writeTranslationPlot(out)
+            out("\n")
+            timeline.writeRotationPlot(out)
+            out("\n")
+            if let c = s.calibration {
+                let calibration = CalibrationPlot(outcomes: r.outcomes, unit: unit)
+                out("<h2 id=\"section-calibration\">Claimed against actual error</h2>\n<p>Each localized frame's claimed 95 % "
+                    + "accuracy (x) against its error from the ground truth (y). Under the dashed diagonal, the claim held: "
+                    + String(format: "%d of %d frames (%.1f %%); median error / claim: position %.2f, rotation %.2f.",
+                             c.withinClaim, c.accepted, 100 * c.fraction, c.medianPositionRatio, c.medianRotationRatio)
+                    + " A calibrated localizer keeps about 95 % under it.</p>\n")
+                calibration.writePositionPlot(out)
+                out("\n")
+                calibration.writeRotationPlot(out)
+                out("\n")
+            }
+        } else {
+            out("<p class=\"note\">This session has no ground truth: accuracy, recall and error plots are not available.</p>\n")
+        }
+        out("<h2 id=\"section-top-down\">Trajectory, top-down</h2>\n")
+        TopDownView(outcomes: r.outcomes, map: r.map, thresholds: thresholds).write(out)
+        out("\n")
+        out("<h2 id=\"section-worst\">Worst frames</h2>\n<p>Failed frames first, then the largest errors. Green rings: the inlier keypoints; "
+            + "orange: from each to where the ground-truth pose puts its map point.</p>\n")
+        out(WorstFrames(outcomes: r.outcomes, thresholds: thresholds, map: r.map, camera: r.camera,
+                        images: r.frameImage, unit: unit).html() + "\n")
+        out("<h2 id=\"section-latency\">Latency per stage</h2>\n" + LatencyChart(latency: s.latency).plot() + "\n")
+        out("<h2 id=\"section-frames\">Frames</h2>\n<p>Click a column's header to sort by it.</p>\n")
+        FrameTable(outcomes: r.outcomes, unit: unit).write(out)
+        out("\n")
+        out("<h2>Summary as printed</h2>\n<pre id=\"summary\">\(escape(s.text))</pre>\n")
+        out("</body></html>")
     }
 
     /// The headline numbers as tiles.

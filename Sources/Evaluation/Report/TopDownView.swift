@@ -9,7 +9,7 @@ import VPSModel
 /// "Above" is the map's up; for a map that does not know its up, the axis the cameras
 /// vary least along (people carry a camera at about one height).
 struct TopDownView {
-    var outcomes: [FrameOutcome]
+    var outcomes: FrameOutcomes
     var map: ReportMap
     var thresholds: ReportThresholds
 
@@ -63,25 +63,47 @@ struct TopDownView {
     }
 
     func plot() -> String {
-        let cameras = outcomes.compactMap { $0.groundTruth?.center ?? $0.result.pose?.center }
-        let basis = Basis(up: map.up, cameras: cameras)
-        let track = outcomes.map { o in (o.groundTruth.map { basis.project($0.center) }, o.result.pose.map { basis.project($0.center) }) }
+        var s = ""
+        write { s += $0 }
+        return s
+    }
+
+    /// `plot()` handed to `out` a part at a time. Each frame's place on the page is worked
+    /// out where it is drawn, not kept: a long session's would fill memory.
+    func write(_ out: (String) -> Void) {
+        // The cameras are only needed to guess up.
+        let upIsGiven = map.up.map { length($0) > 0 } ?? false
+        let basis = Basis(up: map.up, cameras: upIsGiven ? [] : outcomes.compactMap { $0.groundTruth?.center ?? $0.result.pose?.center })
+        func track(_ o: FrameOutcome) -> (SIMD2<Double>?, SIMD2<Double>?) {
+            (o.groundTruth.map { basis.project($0.center) }, o.result.pose.map { basis.project($0.center) })
+        }
         let step = max(1, map.points.count / TopDownView.maxPointsDrawn)
         let points = stride(from: 0, to: map.points.count, by: step).map { basis.project(map.points[$0]) }
 
         // Extent: the trajectory and the bulk of the map (1st–99th percentile, so a few far
         // triangulation outliers do not shrink the rooms to a corner).
-        var xs = track.flatMap { [$0.0?.x, $0.1?.x] }.compactMap { $0 }
-        var ys = track.flatMap { [$0.0?.y, $0.1?.y] }.compactMap { $0 }
+        // The extent is the least and greatest of those values, gathered as they come.
+        var xr = (Double.infinity, -Double.infinity), yr = (Double.infinity, -Double.infinity), empty = true
+        func extend(_ p: SIMD2<Double>) {
+            if p.x < xr.0 { xr.0 = p.x }
+            if p.x > xr.1 { xr.1 = p.x }
+            if p.y < yr.0 { yr.0 = p.y }
+            if p.y > yr.1 { yr.1 = p.y }
+            empty = false
+        }
+        for o in outcomes {
+            let t = track(o)
+            if let g = t.0 { extend(g) }
+            if let e = t.1 { extend(e) }
+        }
         if points.count > 20 {
             let px = points.map(\.x).sorted(), py = points.map(\.y).sorted()
-            xs += [Statistics.percentile(sorted: px, 1)!, Statistics.percentile(sorted: px, 99)!]
-            ys += [Statistics.percentile(sorted: py, 1)!, Statistics.percentile(sorted: py, 99)!]
+            extend(SIMD2(Statistics.percentile(sorted: px, 1)!, Statistics.percentile(sorted: py, 1)!))
+            extend(SIMD2(Statistics.percentile(sorted: px, 99)!, Statistics.percentile(sorted: py, 99)!))
         } else {
-            xs += points.map(\.x); ys += points.map(\.y)
+            points.forEach(extend)
         }
-        if xs.isEmpty { xs = [0, 1]; ys = [0, 1] }
-        var xr = (xs.min()!, xs.max()!), yr = (ys.min()!, ys.max()!)
+        if empty { xr = (0, 1); yr = (0, 1) }
         let pad = 0.03 * max(xr.1 - xr.0, yr.1 - yr.0, 1e-6)
         xr = (xr.0 - pad, xr.1 + pad); yr = (yr.0 - pad, yr.1 + pad)
 
@@ -105,48 +127,6 @@ struct TopDownView {
                           xTitle: "\(Basis.name(basis.right)) (\(unitName))",
                           yTitle: "\(Basis.name(basis.pageUp)) (\(unitName))")
 
-        var marks = ""
-        // Map points: one path of zero-length round-capped segments (a dot each, small file).
-        if !points.isEmpty {
-            marks += "<path class=\"map-points\" stroke=\"#b9b9b9\" stroke-width=\"2.2\" stroke-linecap=\"round\" d=\""
-            for p in points {
-                let q = frame.point(p.x, p.y)
-                marks += "M\(svgNumber(q.x)) \(svgNumber(q.y))h0"
-            }
-            marks += "\"/>\n"
-        }
-        for s in map.sections {
-            guard let lo = s.boundsMin, let hi = s.boundsMax else { continue }
-            var corners: [SIMD2<Double>] = []
-            for i in 0..<8 {
-                corners.append(basis.project(SIMD3(i & 1 == 0 ? lo.x : hi.x, i & 2 == 0 ? lo.y : hi.y, i & 4 == 0 ? lo.z : hi.z)))
-            }
-            let a = frame.point(corners.map(\.x).min()!, corners.map(\.y).max()!)
-            let b = frame.point(corners.map(\.x).max()!, corners.map(\.y).min()!)
-            marks += "<rect class=\"section\" x=\"\(svgNumber(a.x))\" y=\"\(svgNumber(a.y))\" width=\"\(svgNumber(b.x - a.x))\" "
-                + "height=\"\(svgNumber(b.y - a.y))\" fill=\"none\" stroke=\"#6b8fb5\" stroke-dasharray=\"8 5\"/>"
-            marks += "<text x=\"\(svgNumber(a.x + 6))\" y=\"\(svgNumber(a.y + 16))\" fill=\"#44688f\" font-size=\"13\">\(escape(s.name))</text>\n"
-        }
-        marks += frame.brokenPolyline(track.map { $0.0 }, color: "#555", width: 1.2)
-        for (o, t) in zip(outcomes, track) {
-            let title = "frame \(o.frameId)"
-            if let est = t.1 {
-                let p = frame.point(est.x, est.y)
-                var color = "#2b7bba"
-                if let e = o.error {
-                    color = thresholds.color(of: e)
-                    // An estimate beyond the primary threshold: show where it should have been.
-                    if thresholds.level(of: e) != 0, let gt = t.0 {
-                        let g = frame.point(gt.x, gt.y)
-                        marks += "<line x1=\"\(svgNumber(g.x))\" y1=\"\(svgNumber(g.y))\" x2=\"\(svgNumber(p.x))\" y2=\"\(svgNumber(p.y))\" stroke=\"\(color)\" stroke-width=\"1.2\"/>"
-                    }
-                }
-                marks += "<circle cx=\"\(svgNumber(p.x))\" cy=\"\(svgNumber(p.y))\" r=\"3.6\" fill=\"\(color)\" stroke=\"white\" stroke-width=\"0.6\"><title>\(escape(title))</title></circle>"
-            } else if let gt = t.0 {
-                marks += PlotFrame.cross(at: frame.point(gt.x, gt.y), color: "#d7191c",
-                                         title: "\(title): \(o.result.reason ?? "not localized")")
-            }
-        }
         var legend: [PlotFrame.LegendEntry] = [.init(color: "#555", label: "ground truth", shape: .line)]
         for i in thresholds.levels.indices {
             legend.append(.init(color: ReportThresholds.colors[min(i, 3)], label: "estimate within " + thresholds.label(i, unit: map.lengthUnit), shape: .dot))
@@ -159,7 +139,62 @@ struct TopDownView {
         if !points.isEmpty { legend.append(.init(color: "#b9b9b9", label: "map points", shape: .dot)) }
         if !map.sections.isEmpty { legend.append(.init(color: "#6b8fb5", label: "map sections", shape: .dashed)) }
         frame.legend = legend
-        let note = basis.upIsKnown ? "" : "<p class=\"note\">The map does not say which way is up: seen along \(Basis.name(basis.up)), the axis the cameras vary least along.</p>"
-        return frame.svg(marks, id: "top-down") + note
+        frame.write(id: "top-down", to: out) { out in
+            var marks = ""
+            // Map points: one path of zero-length round-capped segments (a dot each, small file).
+            if !points.isEmpty {
+                marks += "<path class=\"map-points\" stroke=\"#b9b9b9\" stroke-width=\"2.2\" stroke-linecap=\"round\" d=\""
+                for p in points {
+                    let q = frame.point(p.x, p.y)
+                    marks += "M\(svgNumber(q.x)) \(svgNumber(q.y))h0"
+                }
+                marks += "\"/>\n"
+            }
+            for s in map.sections {
+                guard let lo = s.boundsMin, let hi = s.boundsMax else { continue }
+                var corners: [SIMD2<Double>] = []
+                for i in 0..<8 {
+                    corners.append(basis.project(SIMD3(i & 1 == 0 ? lo.x : hi.x, i & 2 == 0 ? lo.y : hi.y, i & 4 == 0 ? lo.z : hi.z)))
+                }
+                let a = frame.point(corners.map(\.x).min()!, corners.map(\.y).max()!)
+                let b = frame.point(corners.map(\.x).max()!, corners.map(\.y).min()!)
+                marks += "<rect class=\"section\" x=\"\(svgNumber(a.x))\" y=\"\(svgNumber(a.y))\" width=\"\(svgNumber(b.x - a.x))\" "
+                    + "height=\"\(svgNumber(b.y - a.y))\" fill=\"none\" stroke=\"#6b8fb5\" stroke-dasharray=\"8 5\"/>"
+                marks += "<text x=\"\(svgNumber(a.x + 6))\" y=\"\(svgNumber(a.y + 16))\" fill=\"#44688f\" font-size=\"13\">\(escape(s.name))</text>\n"
+            }
+            out(marks)
+            frame.brokenPolyline(outcomes.lazy.map { track($0).0 }, color: "#555", width: 1.2, to: out)
+            for o in outcomes {
+                let t = track(o)
+                var marks = ""
+                let title = "frame \(o.frameId)"
+                if let est = t.1 {
+                    let p = frame.point(est.x, est.y)
+                    var color = "#2b7bba"
+                    if let e = o.error {
+                        color = thresholds.color(of: e)
+                        // An estimate beyond the primary threshold: show where it should have been.
+                        if thresholds.level(of: e) != 0, let gt = t.0 {
+                            let g = frame.point(gt.x, gt.y)
+                            marks += "<line x1=\"\(svgNumber(g.x))\" y1=\"\(svgNumber(g.y))\" x2=\"\(svgNumber(p.x))\" y2=\"\(svgNumber(p.y))\" stroke=\"\(color)\" stroke-width=\"1.2\"/>"
+                        }
+                    }
+                    marks += "<circle cx=\"\(svgNumber(p.x))\" cy=\"\(svgNumber(p.y))\" r=\"3.6\" fill=\"\(color)\" stroke=\"white\" stroke-width=\"0.6\"><title>\(escape(title))</title></circle>"
+                } else if let gt = t.0 {
+                    marks += PlotFrame.cross(at: frame.point(gt.x, gt.y), color: "#d7191c",
+                                             title: "\(title): \(o.result.reason ?? "not localized")")
+                }
+                out(marks)
+            }
+        }
+        if !basis.upIsKnown {
+            out("<p class=\"note\">The map does not say which way is up: seen along \(Basis.name(basis.up)), the axis the cameras vary least along.</p>")
+        }
+    }
+}
+
+extension TopDownView {
+    init(outcomes: [FrameOutcome], map: ReportMap, thresholds: ReportThresholds) {
+        self.init(outcomes: FrameOutcomes(outcomes), map: map, thresholds: thresholds)
     }
 }

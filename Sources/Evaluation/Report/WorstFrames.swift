@@ -14,28 +14,36 @@ public struct WorstFrames {
     /// Frames shown, at most, and failed frames among them.
     public static let shown = 6, maxFailedShown = 3
 
-    var outcomes: [FrameOutcome]
+    var outcomes: FrameOutcomes
     var thresholds: ReportThresholds
     var map: ReportMap
     var camera: CameraIntrinsics?
-    /// Image file of each frame, by frame id.
-    var images: [String: URL]
+    /// Image file of a frame, by frame id.
+    var images: (String) -> URL?
     var unit: ReportMap.LengthUnit
 
     /// Frames shown: up to `maxFailed` failed frames, then the localized frames with the
     /// largest error relative to the primary threshold (without ground truth: the fewest
     /// inliers), `count` in all.
-    static func select(_ outcomes: [FrameOutcome], thresholds: ReportThresholds,
-                       count: Int = shown, maxFailed: Int = maxFailedShown) -> [FrameOutcome] {
-        let failed = Array(outcomes.filter { !$0.result.isLocalized }.prefix(maxFailed))
+    static func select<Outcomes: RandomAccessCollection<FrameOutcome>>(
+        _ outcomes: Outcomes, thresholds: ReportThresholds, count: Int = shown, maxFailed: Int = maxFailedShown
+    ) -> [FrameOutcome] where Outcomes.Index == Int {
+        // Sorted by index and key, not whole outcomes: a long run's are made again when read.
+        let failed = Array(outcomes.lazy.filter { !$0.result.isLocalized }.prefix(maxFailed))
         let primary = thresholds.levels.first ?? (translation: 1, degrees: 1)
-        func badness(_ o: FrameOutcome) -> Double {
-            guard let e = o.error else { return -1 }
-            return max(e.translation / primary.translation, e.rotationDegrees / primary.degrees)
+        var scored: [(index: Int, badness: Double)] = [], unscored: [(index: Int, inliers: Int)] = []
+        for i in outcomes.indices {
+            let o = outcomes[i]
+            if let e = o.error {
+                scored.append((i, max(e.translation / primary.translation, e.rotationDegrees / primary.degrees)))
+            } else if o.result.isLocalized {
+                unscored.append((i, o.result.inliers))
+            }
         }
-        let scored = outcomes.filter { $0.error != nil }.sorted { badness($0) > badness($1) }
-        let unscored = outcomes.filter { $0.result.isLocalized && $0.error == nil }.sorted { $0.result.inliers < $1.result.inliers }
-        return failed + (scored + unscored).prefix(max(0, count - failed.count))
+        scored.sort { $0.badness > $1.badness }
+        unscored.sort { $0.inliers < $1.inliers }
+        let rest = (scored.map(\.index) + unscored.map(\.index)).prefix(max(0, count - failed.count))
+        return failed + rest.map { outcomes[$0] }
     }
 
     /// Longest side of an embedded image, in pixels.
@@ -64,7 +72,7 @@ public struct WorstFrames {
 
     /// The image with its matches, or a note saying why there is no image.
     func picture(_ o: FrameOutcome) -> String {
-        guard let url = images[o.frameId] else { return "<div class=\"noimage\">image not known</div>" }
+        guard let url = images(o.frameId) else { return "<div class=\"noimage\">image not known</div>" }
         let thumb: (jpeg: Data, width: Int, height: Int)
         do { thumb = try WorstFrames.thumbnail(of: url, maxSide: WorstFrames.thumbnailSide) } catch {
             return "<div class=\"noimage\">cannot read \(escape(url.lastPathComponent)): \(escape("\(error)"))</div>"

@@ -46,11 +46,28 @@ public struct BatchLocalizer: Sendable {
     /// seconds the run took.
     public func run(_ session: RecordedSession, in directory: URL, retention: (any InlierMatchRetention)? = nil,
                     progress: (@Sendable (Int) -> Void)? = nil) throws -> (outcomes: [FrameOutcome], wallSeconds: Double) {
+        let results = Locked([FrameOutcome?](repeating: nil, count: session.frames.count))
+        let kept = Locked(retention)
+        let seconds = try run(session, in: directory, progress: progress) { i, outcome in
+            results.withLock { $0[i] = outcome }
+            let released = kept.withLock { r in r?.offer(outcome, at: i) ?? [] }
+            if !released.isEmpty {
+                results.withLock { all in for j in released { all[j]?.result.inlierMatches = [] } }
+            }
+        }
+        return (results.withLock { $0.compactMap { $0 } }, seconds)
+    }
+
+    /// Localizes `session` (stored in `directory`) and hands each frame's outcome to
+    /// `consume` (frame index, outcome) as soon as it is done, from worker threads and in
+    /// any order, keeping none: what a long session needs kept is the consumer's choice.
+    /// `progress` is called after each `consume` with the number done. Returns the
+    /// wall-clock seconds the run took.
+    public func run(_ session: RecordedSession, in directory: URL, progress: (@Sendable (Int) -> Void)? = nil,
+                    consume: @escaping @Sendable (Int, FrameOutcome) -> Void) throws -> Double {
         let frames = session.frames
         let workerCount = min(workers, max(frames.count, 1))
         let pool = try (0..<workerCount).map(makeWorker)
-        let results = Locked([FrameOutcome?](repeating: nil, count: frames.count))
-        let kept = Locked(retention)
         let done = Atomic<Int>(0)
         let start = DispatchTime.now().uptimeNanoseconds
         let camera = session.camera
@@ -68,11 +85,7 @@ public struct BatchLocalizer: Sendable {
                 result = LocalizationResult(status: .rejected, reason: "\(error)")
             }
             let outcome = FrameOutcome(frameId: frame.id, image: frame.image, timestamp: frame.timestamp, result: result, groundTruth: frame.pose)
-            results.withLock { $0[i] = outcome }
-            let released = kept.withLock { r in r?.offer(outcome, at: i) ?? [] }
-            if !released.isEmpty {
-                results.withLock { all in for j in released { all[j]?.result.inlierMatches = [] } }
-            }
+            consume(i, outcome)
             progress?(done.add(1, ordering: .relaxed).newValue)
             return outcome
         }
@@ -98,8 +111,6 @@ public struct BatchLocalizer: Sendable {
                 }
             }
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let outcomes = results.withLock { $0.compactMap { $0 } }
-        return (outcomes, seconds)
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 }

@@ -96,8 +96,7 @@ struct LocalizeCommand: Command {
     }
 
     static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
-        let mapPath = args.map, mode = args.mode
-        let sessionURL = URL(fileURLWithPath: args.session)
+        let mapPath = args.map, mode = args.mode, sessionURL = URL(fileURLWithPath: args.session)
         let session = try RecordedSession.load(from: sessionURL)
         // A session no frame of which can localize is a failure, not an empty success; the
         // checks are those of every reader (dataset validate, simulate, the SDK).
@@ -145,16 +144,17 @@ struct LocalizeCommand: Command {
 
         batch.location = args.near
         let progress = ProgressReporter(label: "localize \(session.name)", total: session.frames.count)
-        let sessionFolder = sessionURL.hasDirectoryPath || sessionURL.pathExtension != "json"
-            ? sessionURL : sessionURL.deletingLastPathComponent()
+        let sessionFolder = sessionURL.hasDirectoryPath || sessionURL.pathExtension != "json" ? sessionURL : sessionURL.deletingLastPathComponent()
         let scoring = BatchScoring(session: session, map: localMap)
-        let (outcomes, seconds) = try batch.run(session, in: sessionFolder, retention: scoring.retention) { progress.update($0) }
+        let (outcomes, seconds) = try BatchRecorder.record(session, into: out, retention: scoring.retention) {
+            try batch.run(session, in: sessionFolder, progress: { progress.update($0) }, consume: $0)
+        }
         var summary = AccuracySummary(outcomes: outcomes, wallSeconds: seconds, thresholds: scoring.thresholds)
         summary.geoPoses = session.georeference.flatMap { GeoPoseCheck(outcomes, truth: $0) }
         summary.geoPosesToGPS = GeoPoseGPSCheck(outcomes, session: session)
         let report = BatchReport(session: session, in: sessionFolder, map: localMap, mapName: mapName, mode: mode.rawValue,
                                  outcomes: outcomes, summary: summary)
-        try report.write(to: out)
+        try report.write(to: out, results: false)
         print("session \(session.name) against map \(mapName), mode \(mode.rawValue), "
               + (service.map { "\($0.client.baseURL), \(workers) requests at a time" } ?? "\(workers) workers"))
         print(summary.text)
