@@ -22,6 +22,7 @@ Run through scripts/figures.sh, which builds the release binary first.
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -651,6 +652,66 @@ def ci_figure(out: str, total: float) -> str:
     return f"{int(total) // 60} min {int(total) % 60} s from a fresh clone: " + ", ".join(parts)
 
 
+def max_rss(args: List[str], expect_ok: bool = True) -> tuple:
+    """Runs a command under /usr/bin/time: (wall seconds, max RSS in kB). A command expected
+    to fail (a decode-only run) may exit non-zero."""
+    p = subprocess.run(["/usr/bin/time", "-f", "TIME %e %M", *args], cwd=ROOT, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    if expect_ok and p.returncode != 0:
+        sys.exit(f"figures: {' '.join(args)} exited {p.returncode}:\n{p.stderr[-2000:]}")
+    m = re.findall(r"^TIME ([\d.]+) (\d+)$", p.stderr, re.M)[-1]
+    return float(m[0]), int(m[1])
+
+
+def long_sessions() -> Table:
+    """localize's and dataset validate's time and memory on long sessions made from the walk."""
+    run(["scripts/setup.sh", "time"])  # /usr/bin/time, for the max RSS
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        rss = {}
+        for n in (5000, 50000):
+            folder = os.path.join(tmp, f"long{n}")
+            run(["python3", "scripts/long-session.py", "Datasets/gallery-query-walk", str(n), folder])
+            seconds, rss[("localize", n)] = max_rss([ARCLOUD, "localize", "--map", "Maps/gallery.vpsmap", folder,
+                                                     "--out", os.path.join(tmp, f"out{n}")])
+            rows.append([f"`localize`, {n:,} frames (2 workers)", f"{seconds:.0f} s", f"{rss[('localize', n)]:,} kB"])
+            # Decode only: the same session with a camera no reader accepts stops right after
+            # reading session.json.
+            with open(os.path.join(folder, "session.json")) as f:
+                session = json.load(f)
+            session["camera"]["fx"] = 0
+            with open(os.path.join(folder, "session.json"), "w") as f:
+                json.dump(session, f)
+            _, rss[("decode", n)] = max_rss([ARCLOUD, "localize", "--map", "Maps/gallery.vpsmap", folder,
+                                             "--out", os.path.join(tmp, f"bad{n}")], expect_ok=False)
+            rows.append([f"reading its `session.json` alone, {n:,} frames", "—", f"{rss[('decode', n)]:,} kB"])
+            shutil.rmtree(folder)
+        for what in ("localize", "decode"):
+            per = (rss[(what, 50000)] - rss[(what, 5000)]) * 1024 / 45000
+            rows.append([f"growth per frame, {'localize' if what == 'localize' else 'reading the session'}", "—",
+                         f"{per:,.0f} bytes"])
+        # validate: 100,000 frames naming one small image, and 10,000 distinct files.
+        walk = json.load(open(os.path.join(ROOT, "Datasets/gallery-query-walk/session.json")))
+        for n, distinct in ((100000, False), (10000, True)):
+            folder = os.path.join(tmp, f"validate{n}")
+            os.makedirs(os.path.join(folder, "frames"))
+            frames = []
+            for i in range(n):
+                f = dict(walk["frames"][i % len(walk["frames"])])
+                name = f"frames/{i:06d}.jpg" if distinct else "frames/one.jpg"
+                if distinct or i == 0:
+                    shutil.copyfile(os.path.join(ROOT, "Datasets/gallery-query-walk", f["image"]), os.path.join(folder, name))
+                f.update(id=f"{i:06d}", image=name, timestamp=i / 30)
+                frames.append(f)
+            with open(os.path.join(folder, "session.json"), "w") as fp:
+                json.dump(dict(walk, frames=frames), fp)
+            seconds, kb = max_rss([ARCLOUD, "dataset", "validate", folder, "--quiet"])
+            what = "naming one 640×480 image" if not distinct else "of distinct 640×480 files"
+            rows.append([f"`dataset validate`, {n:,} frames {what}", f"{seconds:.1f} s", f"{kb:,} kB"])
+            shutil.rmtree(folder)
+    return Table(["run", "wall time (2 cores)", "max RSS / per frame"], rows, ["text", "ms", "text"])
+
+
 @dataclass
 class Generator:
     make: Callable[[], Table]
@@ -667,6 +728,7 @@ GENERATORS: Dict[str, Generator] = {
     "bench-real-shipped": Generator(lambda: bench_real_table(SHIPPED_REAL, "orb"), True,
                                     "arcloud bench real --peers orb on the photos shipped with the tests"),
     "venue-scale": Generator(venue_scale, False, f"arcloud bench scale --sizes {SCALE_SIZES} (sessions kept in out/bench-scale)"),
+    "long-sessions": Generator(long_sessions, False, "localize and dataset validate on long sessions: time and max RSS"),
     "gallery-venue": Generator(gallery_venue, False, "scripts/make-gallery-venue.sh 9, then bench localize --venue on both sessions"),
     "geo-poses": Generator(geo_poses, False, "GeoPose errors on synthetic streets: GPS-fitted and hand-placed maps"),
     "serve-throughput": Generator(serve_throughput, False, f"arcloud bench serve, {SERVE_RUNS} runs of its defaults"),
