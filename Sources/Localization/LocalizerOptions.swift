@@ -154,8 +154,8 @@ public struct VocabularyProbes: Sendable, Hashable {
 /// pose look certain. A frame is deconvolved only when both tests below call it smeared
 /// (and localized again as captured when the deconvolved frame gives no accepted pose);
 /// any other frame is used as it is, for one pass over half its rows. A smeared one costs
-/// four real Fourier transforms more (two for the length search, two for the
-/// deconvolution).
+/// three real Fourier transforms more: one forward, shared by the length search and the
+/// deconvolution, and an inverse for each.
 public struct MotionDeblur: Sendable, Hashable {
     /// Off: every frame is used as it comes.
     public var enabled = true

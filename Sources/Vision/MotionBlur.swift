@@ -26,9 +26,9 @@ public struct MotionBlur: Sendable, Hashable {
         self.length = length; self.angleDegrees = angleDegrees; self.anisotropy = anisotropy
     }
 
-    /// Estimates `image`'s blur. The length search (two Fourier transforms of the image) runs
-    /// only when the anisotropy reaches `minAnisotropy`: a sharp image costs one pass over
-    /// half its rows.
+    /// Estimates `image`'s blur. The length search (two Fourier transforms of the image, its
+    /// borders mirrored) runs only when the anisotropy reaches `minAnisotropy`: a sharp
+    /// image costs one pass over half its rows.
     /// Throws `.invalidArgument` for an image smaller than 16×16.
     public init(estimating image: GrayImage, minAnisotropy: Double) throws(VisionError) {
         var out = vc_motion_blur()
