@@ -18,17 +18,9 @@ struct CalibrationPlot {
         }
     }
 
-    func positionPlot() -> String {
-        var s = ""
-        writePositionPlot { s += $0 }
-        return s
-    }
+    func positionPlot() -> String { gathered(writePositionPlot) }
 
-    func rotationPlot() -> String {
-        var s = ""
-        writeRotationPlot { s += $0 }
-        return s
-    }
+    func rotationPlot() -> String { gathered(writeRotationPlot) }
 
     /// `positionPlot()` handed to `out` a part at a time.
     func writePositionPlot(_ out: (String) -> Void) {

@@ -28,17 +28,9 @@ struct ErrorTimeline {
         return LengthDisplay.forLengths(upTo: largest, unit: unit)
     }
 
-    func translationPlot() -> String {
-        var s = ""
-        writeTranslationPlot { s += $0 }
-        return s
-    }
+    func translationPlot() -> String { gathered(writeTranslationPlot) }
 
-    func rotationPlot() -> String {
-        var s = ""
-        writeRotationPlot { s += $0 }
-        return s
-    }
+    func rotationPlot() -> String { gathered(writeRotationPlot) }
 
     /// `translationPlot()` handed to `out` a part at a time.
     func writeTranslationPlot(_ out: (String) -> Void) {

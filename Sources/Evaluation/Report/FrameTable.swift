@@ -14,11 +14,7 @@ struct FrameTable {
         init(_ text: String, _ sortValue: Double? = nil) { self.text = text; self.sortValue = sortValue }
     }
 
-    func html() -> String {
-        var s = ""
-        write { s += $0 }
-        return s
-    }
+    func html() -> String { gathered(write) }
 
     /// The table, handed to `out` a row at a time: a long run's table is never held whole.
     func write(_ out: (String) -> Void) {

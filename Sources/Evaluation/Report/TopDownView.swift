@@ -62,11 +62,7 @@ struct TopDownView {
         }
     }
 
-    func plot() -> String {
-        var s = ""
-        write { s += $0 }
-        return s
-    }
+    func plot() -> String { gathered(write) }
 
     /// `plot()` handed to `out` a part at a time. Each frame's place on the page is worked
     /// out where it is drawn, not kept: a long session's would fill memory.
