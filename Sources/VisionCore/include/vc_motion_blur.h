@@ -31,9 +31,9 @@ vc_status vc_motion_blur_estimate(const uint8_t *gray, int32_t width, int32_t he
                                   vc_motion_blur *out);
 
 /* Estimates `gray`'s blur as vc_motion_blur_estimate does (into *blur) and, when the length
- * found reaches min_length, writes the image with it removed into `out` (as
- * vc_motion_deblur does) and sets *removed to 1; otherwise *removed is 0 and `out` is left
- * untouched. The length search and the deconvolution share one transform of the image,
+ * found reaches min_length and is at most the image's shorter side (vc_motion_deblur's
+ * bound), writes the image with it removed into `out` (as vc_motion_deblur does) and sets
+ * *removed to 1; otherwise *removed is 0 and `out` is left untouched. The length search and the deconvolution share one transform of the image,
  * which makes this cheaper than the two calls. `out`: width*height bytes, caller-owned, may
  * not alias `gray`. VC_ERR_INVALID_ARGUMENT as for the two calls. */
 vc_status vc_motion_blur_remove(const uint8_t *gray, int32_t width, int32_t height, double min_anisotropy,

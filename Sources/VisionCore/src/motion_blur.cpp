@@ -259,7 +259,8 @@ extern "C" vc_status vc_motion_blur_remove(const uint8_t *gray, int32_t width, i
         vc::RealFFT *fft = &transform_mirrored(gray, width, height, frame);
         const double length = smear_length(*fft, c, s, longest_smear(width, height));
         blur->length_px = length;
-        if (!(length > 0) || length < min_length) return VC_OK;
+        // Deconvolved under vc_motion_deblur's own bound: at most the image's shorter side.
+        if (!(length > 0) || length < min_length || length > std::min(width, height)) return VC_OK;
         // The frame vc_motion_deblur would use for this length.
         const MirroredFrame wide(width, height, std::max(length, padded_smear), c, s);
         if (wide.pad_x != frame.pad_x || wide.pad_y != frame.pad_y) fft = &transform_mirrored(gray, width, height, wide);
