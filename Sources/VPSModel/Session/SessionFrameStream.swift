@@ -16,9 +16,12 @@ package final class SessionFrameStream: @unchecked Sendable {
     private let source: any JSONByteSource
     private let fileName: String
     private let chunkSize: Int
-    /// Where the `frames` array starts (its `[`) and how many elements it has, from the outline.
+    /// Where the `frames` array starts (its `[`), how many bytes and elements it has, from the outline.
     var offset: Int?
-    var count = 0
+    var byteCount = 0, count = 0
+
+    /// The fewest bytes a frame that decodes takes, with its comma: `{"id":"","image":"","timestamp":0},`.
+    static let minimumFrameBytes = 35
 
     init(source: any JSONByteSource, fileName: String, chunkSize: Int) {
         self.source = source; self.fileName = fileName; self.chunkSize = chunkSize
@@ -29,7 +32,10 @@ package final class SessionFrameStream: @unchecked Sendable {
     func frames(codingPath: [any CodingKey]) throws -> [RecordedSession.Frame] {
         guard let offset else { return [] }
         var frames: [RecordedSession.Frame] = []
-        frames.reserveCapacity(count)
+        // Room for every frame at once (growing by doubling would hold up to three times
+        // the frames for a moment), but never for more than the array's bytes could hold:
+        // three megabytes of `{},` reserve room for 86,000 frames, not a million.
+        frames.reserveCapacity(min(count, byteCount / Self.minimumFrameBytes + 1))
         let decoder = JSONDecoder()
         try SessionJSONReader.problems(in: source, fileName: fileName) {
             var scanner = JSONScanner(source, from: offset, chunkSize: chunkSize)

@@ -69,11 +69,13 @@ package enum SessionJSONReader {
                 outline += rawKey
                 outline.append(UInt8(ascii: ":"))
                 if key == "frames", try scanner.peek() == UInt8(ascii: "[") {
-                    frames.offset = scanner.offset
+                    let start = scanner.offset
                     try scanner.elements(depth: 1) { scanner in
                         try scanner.skipValue(depth: 2)
                         frames.count += 1
                     }
+                    frames.offset = start
+                    frames.byteCount = scanner.offset - start
                     outline += Array("[]".utf8)
                 } else {
                     outline += try scanner.value(depth: 1)

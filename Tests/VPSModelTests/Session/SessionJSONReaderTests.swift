@@ -113,6 +113,16 @@ import VPSModel
         #expect(p.message.hasPrefix("expected a string"), "\(p)")
     }
 
+    /// Frames are counted before they are decoded; a count of empty objects reserves no
+    /// more room than their bytes could hold as frames, and the first is refused.
+    @Test func manyEmptyFramesAreRefusedAtTheFirst() throws {
+        var root = try fixtureJSON()
+        root["frames"] = Array(repeating: [String: Any](), count: 200_000)
+        let data = try json(root)
+        let p = try #require(streamed(data).failure)
+        #expect(p.location == "session.json: frames[0].id" && p == wholeFile(data).failure, "\(p)")
+    }
+
     @Test func syntaxErrorsNameTheLineAndColumn() throws {
         for (text, line, column) in [("{\"version\": 1, \"name\": ", 1, 24), ("{\n  \"frames\": [\n    {},\n  ],\n}", 4, 3),
                                      ("{\"frames\": [{\"id\": \"é\u{01}\"}]}", 1, 22)] as [(String, Int, Int)] {
