@@ -30,9 +30,11 @@ package enum DatasetJSON {
         }
     }
 
-    package static func decode<T: Decodable>(_ type: T.Type, from data: Data, fileName: String,
-                                     supportedVersion: Int) throws -> T {
+    /// `userInfo` goes to the decoder (`SessionJSONReader` hands `RecordedSession` its frames so).
+    package static func decode<T: Decodable>(_ type: T.Type, from data: Data, fileName: String, supportedVersion: Int,
+                                             userInfo: [CodingUserInfoKey: any Sendable] = [:]) throws -> T {
         let decoder = JSONDecoder()
+        decoder.userInfo = userInfo
         if let v = try? decoder.decode(Versioned.self, from: data), v.version != supportedVersion {
             throw DatasetProblem(.unsupportedVersion, at: "\(fileName): version",
                                  "version \(v.version) is not supported (this build reads version \(supportedVersion))")

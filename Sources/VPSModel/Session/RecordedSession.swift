@@ -36,6 +36,11 @@ public struct RecordedSession: Sendable, Hashable, Codable {
         name = try c.decode(String.self, forKey: .name)
         camera = try c.decode(CameraIntrinsics.self, forKey: .camera)
         frames = try c.decode([Frame].self, forKey: .frames)
+        // Read by `SessionJSONReader`, the frames are not in the document decoded here
+        // (`frames` is `[]` there): they are decoded now, one at a time, from the file.
+        if let stream = decoder.userInfo[SessionFrameStream.userInfoKey] as? SessionFrameStream {
+            frames = try stream.frames(codingPath: c.codingPath + [CodingKeys.frames])
+        }
         if c.contains(.script), try !c.decodeNil(forKey: .script) {
             let actions = try c.nestedUnkeyedContainer(forKey: .script)
             if let p = ScriptLimits.problem(count: actions.count ?? 0) {

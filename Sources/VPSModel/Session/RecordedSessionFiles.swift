@@ -8,14 +8,15 @@ extension RecordedSession {
     ///
     /// Throws a `DatasetProblem` naming the bad field for malformed JSON, an unknown
     /// version or a non-unit quaternion. Does not look at frame files: use
-    /// `SessionValidator` for a full check.
+    /// `SessionValidator` for a full check. The file is read a chunk at a time and each
+    /// frame decoded on its own (`SessionJSONReader`): what stays in memory is the frames.
     public static func load(from url: URL) throws -> RecordedSession {
-        try DatasetJSON.decode(RecordedSession.self, from: sessionFile(url), supportedVersion: currentVersion)
+        try SessionJSONReader.load(sessionFile(url))
     }
 
-    /// Decodes a session from `session.json` bytes.
+    /// Decodes a session from `session.json` bytes, as `load(from:)` reads the file.
     public static func decode(_ data: Data) throws -> RecordedSession {
-        try DatasetJSON.decode(RecordedSession.self, from: data, fileName: fileName, supportedVersion: currentVersion)
+        try SessionJSONReader.decode(data, fileName: fileName)
     }
 
     /// The JSON bytes of this session (sorted keys: the same session always gives the same bytes).
