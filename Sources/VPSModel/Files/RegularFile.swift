@@ -8,17 +8,24 @@ public enum RegularFile {
     /// - Throws: `RegularFileError` when it is missing, not a regular file, larger than
     ///   `maxBytes` (checked before reading), or unreadable.
     public static func read(_ url: URL, maxBytes: Int = .max) throws -> Data {
-        switch FileKind(atPath: url.path) {
-        case .regular: break
-        case .missing: throw RegularFileError(path: url.path, problem: "does not exist")
-        case let kind: throw RegularFileError(path: url.path, problem: "is \(kind.phrase), not a regular file")
-        }
+        try requireRegular(url)
         if maxBytes < .max, let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
            size > maxBytes {
             throw RegularFileError(path: url.path, problem: "is \(size) bytes; at most \(maxBytes) are read")
         }
         do { return try Data(contentsOf: url) } catch {
             throw RegularFileError(path: url.path, problem: "cannot be read (\(Self.reason(error)))")
+        }
+    }
+
+    /// Throws unless `url` names a regular file: the check every reader of a user-named
+    /// file makes before opening it.
+    /// - Throws: `RegularFileError` when it is missing or not a regular file.
+    package static func requireRegular(_ url: URL) throws(RegularFileError) {
+        switch FileKind(atPath: url.path) {
+        case .regular: return
+        case .missing: throw RegularFileError(path: url.path, problem: "does not exist")
+        case let kind: throw RegularFileError(path: url.path, problem: "is \(kind.phrase), not a regular file")
         }
     }
 

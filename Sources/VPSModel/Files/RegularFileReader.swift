@@ -21,11 +21,7 @@ package final class RegularFileReader {
     /// - Throws: `RegularFileError` when it is missing, not a regular file, or cannot be opened.
     package init(_ url: URL) throws(RegularFileError) {
         self.url = url
-        switch FileKind(atPath: url.path) {
-        case .regular: break
-        case .missing: throw RegularFileError(path: url.path, problem: "does not exist")
-        case let kind: throw RegularFileError(path: url.path, problem: "is \(kind.phrase), not a regular file")
-        }
+        try RegularFile.requireRegular(url)
         let fd = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw Self.failure(url, errno) }
         var info = stat()
