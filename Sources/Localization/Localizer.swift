@@ -193,6 +193,9 @@ public final class Localizer: Sendable {
                 let u = uncertainty(of: grown, query)
                 (accuracy, rejection) = bounds(u)
                 refined = u.pose?.pose
+                if let bounds = accuracy {
+                    (accuracy, rejection) = inheritingSeedError(bounds, grown: grown, seed: a, query)
+                }
             }
             timings.verify += watch.lap()
             if rejection == nil {
@@ -324,7 +327,7 @@ public final class Localizer: Sendable {
     /// should appear, which finds matches the first search missed (often the near, most
     /// informative ones) and tightens the pose. A pass counts only while the evidence's own
     /// inliers still agree with its pose. Returns the last pass that counted (or `evidence`).
-    private func grow(_ evidence: Attempt, _ query: Query, timings: inout StageTimings) throws -> Attempt {
+    func grow(_ evidence: Attempt, _ query: Query, timings: inout StageTimings) throws -> Attempt {
         var best = evidence
         var inner = StageTimings()
         var watch = Stopwatch()

@@ -35,6 +35,11 @@ public struct PoseUncertainty: Sendable, Hashable {
     /// under this noise model (a few Gauss–Newton steps from the pose given, with each
     /// inlier weighted by its keypoint and map-point covariance); else the pose given.
     public var pose: CameraFromWorld?
+    /// The formal covariance of the pose's error (ω, δ), where a world point X lies in the
+    /// camera at exp(ω)·R·X + t + δ for the pose's rotation R and translation t: 6 × 6,
+    /// row-major, radians and world units, scaled by `residualScale`²; the jackknife does not
+    /// enter it. Empty when not measured.
+    public var covariance: [Double] = []
 
     /// A bound on the camera centre's error, world units, that holds together with
     /// `rotationBound95Degrees` in 95 % of answers (each alone in 97.5 %): the quantile of
@@ -114,6 +119,7 @@ public struct PoseUncertainty: Sendable, Hashable {
         let rr = withUnsafeBytes(of: out.refined_R_cw) { Array($0.bindMemory(to: Double.self)) }
         let rt = withUnsafeBytes(of: out.refined_t_cw) { Array($0.bindMemory(to: Double.self)) }
         self.pose = CameraFromWorld(rotation: Matrix3(rowMajor: rr), translation: SIMD3(rt[0], rt[1], rt[2]))
+        if isDetermined { covariance = withUnsafeBytes(of: out.covariance) { Array($0.bindMemory(to: Double.self)) } }
     }
 
     /// Each pixel's region in a `columns` × `rows` grid over an image of `width` × `height`

@@ -106,7 +106,11 @@ extension Localizer {
         }
         if query.gravity != nil, let why = gravityDisagreement(seed, query) {
             verdict.rejection = why
+            return verdict
         }
+        // 2, last: the bounds with the error the growth inherits from its seed (it may grow
+        // the pose again: only a pose that passed everything else pays for that).
+        (verdict.accuracy, verdict.rejection) = inheritingSeedError(accuracy!, grown: grown, seed: seed, query)
         return verdict
     }
 

@@ -10,7 +10,10 @@ import MapModel
 ///    jackknife over image regions) must lie within `tolerance`: a dozen inliers on one
 ///    small patch, or on points whose depth the map hardly knows, leave rotation and
 ///    translation trading against each other, and the pose may then be far off while every
-///    inlier fits. The same bounds are the answer's published `accuracy`.
+///    inlier fits. A pose grown by guided passes carries besides the error it inherits from
+///    the global matches it was grown from (`Localizer.inheritingSeedError`): guided
+///    matches are found where that pose predicted them, and on repeated texture they follow
+///    it. The same bounds are the answer's published `accuracy`.
 /// 3. **Is it the only explanation?** No pose outside `rivalRegion` may be significant too
 ///    and within 10^`rivalMargin` of its NFA: a planar patch's mirror solution, or the same
 ///    facade one window along, fits much the same matches.

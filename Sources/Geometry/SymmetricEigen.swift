@@ -1,8 +1,10 @@
-/// Eigenvectors of small symmetric matrices by cyclic Jacobi rotations: slow in theory,
-/// exact to round-off and unconditionally convergent, which is what a 4×4 needs.
-enum SymmetricEigen {
-    /// The unit eigenvector of the largest eigenvalue of the symmetric matrix `m` (n×n).
-    static func largest(_ m: [[Double]]) -> [Double] {
+/// Eigen-decomposition of small symmetric matrices by cyclic Jacobi rotations: slow in
+/// theory, exact to round-off and unconditionally convergent, which is what a 4×4 or a
+/// 6×6 needs.
+public enum SymmetricEigen {
+    /// The eigenvalues of the symmetric n×n matrix `m`, largest first, and the unit
+    /// eigenvector of each (`vectors[i]` belongs to `values[i]`).
+    public static func decompose(_ m: [[Double]]) -> (values: [Double], vectors: [[Double]]) {
         let n = m.count
         var a = m
         var v = (0..<n).map { i in (0..<n).map { $0 == i ? 1.0 : 0.0 } }
@@ -32,7 +34,10 @@ enum SymmetricEigen {
                 }
             }
         }
-        let best = (0..<n).max(by: { a[$0][$0] < a[$1][$1] })!
-        return (0..<n).map { v[$0][best] }
+        let order = (0..<n).sorted { a[$0][$0] > a[$1][$1] }
+        return (order.map { a[$0][$0] }, order.map { j in (0..<n).map { v[$0][j] } })
     }
+
+    /// The unit eigenvector of the largest eigenvalue of the symmetric matrix `m` (n×n).
+    public static func largest(_ m: [[Double]]) -> [Double] { decompose(m).vectors[0] }
 }
