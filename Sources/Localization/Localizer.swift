@@ -194,7 +194,7 @@ public final class Localizer: Sendable {
                 (accuracy, rejection) = bounds(u)
                 refined = u.pose?.pose
                 if let bounds = accuracy {
-                    (accuracy, rejection) = inheritingSeedError(bounds, grown: grown, seed: a, query)
+                    (accuracy, rejection) = inheritingSeedError(bounds, answer: refined ?? grown.estimate!.pose, grown: grown, seed: a, query)
                 }
             }
             timings.verify += watch.lap()

@@ -110,7 +110,7 @@ extension Localizer {
         }
         // 2, last: the bounds with the error the growth inherits from its seed (it may grow
         // the pose again: only a pose that passed everything else pays for that).
-        (verdict.accuracy, verdict.rejection) = inheritingSeedError(accuracy!, grown: grown, seed: seed, query)
+        (verdict.accuracy, verdict.rejection) = inheritingSeedError(accuracy!, answer: verdict.refined ?? e.pose, grown: grown, seed: seed, query)
         return verdict
     }
 

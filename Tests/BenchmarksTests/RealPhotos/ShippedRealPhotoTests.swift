@@ -24,11 +24,13 @@ import Vision
     static func map(_ name: String) throws -> VPSMap { try scene.map(name) }
 
     /// Measured on this tree (release and debug place the same frames: the localizer is
-    /// deterministic): s2 8/8, s3 11/11, s4 12/12; the forward stretch 8/13 (the five
+    /// deterministic): s2 8/8, s3 11/11, s4 11/12 (tum_014, 0.3 % off, is refused since its
+    /// bounds carry the error inherited from its seed: 2.1 % of the map scale, above 2 %;
+    /// 12/12 before, with two of them outside their claim); the forward stretch 8/13 (the five
     /// rejected look past the four map photos at desks the map never saw); the five
     /// consecutive photos 3/12 (the nine rejected are 1–12 s further on). The bars are
     /// those figures; none may be placed wrongly.
-    @Test(arguments: [("split-s2", 8), ("split-s3", 11), ("split-s4", 12), ("split-forward", 8), ("split-consecutive", 3)])
+    @Test(arguments: [("split-s2", 8), ("split-s3", 11), ("split-s4", 11), ("split-forward", 8), ("split-consecutive", 3)])
     func everySplitPlacesItsFramesAndNoneWrongly(split name: String, atLeast: Int) throws {
         try Self.scene.expectPlacesFramesAndNoneWrongly(split: name, atLeast: atLeast)
     }
