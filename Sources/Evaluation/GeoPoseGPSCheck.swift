@@ -18,19 +18,7 @@ public struct GeoPoseGPSCheck: Sendable, Hashable, Codable {
     /// Nil when no frame of `outcomes` is localized with a GeoPose and has a reading in
     /// `readings` (frame id → reading) without a `GPSReading.problem`.
     public init?<Outcomes: Sequence<FrameOutcome>>(_ outcomes: Outcomes, readings: [String: GPSReading]) {
-        var distances: [Double] = []
-        for o in outcomes {
-            guard o.result.isLocalized, let geo = o.result.geoPose, let gps = readings[o.frameId], gps.problem == nil else {
-                continue
-            }
-            distances.append(gps.position.horizontalDistance(to: geo.position))
-        }
-        guard !distances.isEmpty else { return nil }
-        let sorted = distances.sorted()
-        frames = sorted.count
-        medianHorizontalDistance = Statistics.percentile(sorted: sorted, 50) ?? 0
-        p95HorizontalDistance = Statistics.percentile(sorted: sorted, 95) ?? 0
-        maxHorizontalDistance = sorted.last ?? 0
+        self.init(outcomes.lazy.map { ($0, readings[$0.frameId]) })
     }
 
     /// The check of `outcomes` against the GPS readings of `session`'s frames; nil as above.
@@ -38,6 +26,25 @@ public struct GeoPoseGPSCheck: Sendable, Hashable, Codable {
         var readings: [String: GPSReading] = [:]
         for f in session.frames { if let g = f.gps { readings[f.id] = g } }
         self.init(outcomes, readings: readings)
+    }
+
+    /// The check of each outcome against the reading beside it (its own frame's, in a run
+    /// read back a frame at a time alongside the session); nil as above. One pass; the
+    /// distances go to a `SpilledSort` for their exact percentiles.
+    public init?<Pairs: Sequence<(FrameOutcome, GPSReading?)>>(_ pairs: Pairs) {
+        let distances = SpilledSort()
+        var largest = -Double.infinity
+        for (o, reading) in pairs {
+            guard o.result.isLocalized, let geo = o.result.geoPose, let gps = reading, gps.problem == nil else { continue }
+            let d = gps.position.horizontalDistance(to: geo.position)
+            distances.append(d)
+            largest = max(largest, d)
+        }
+        guard let p = distances.percentiles([50, 95])?.values else { return nil }
+        frames = distances.count
+        medianHorizontalDistance = p[0]
+        p95HorizontalDistance = p[1]
+        maxHorizontalDistance = largest
     }
 
     /// One line for `arcloud localize`'s summary.
