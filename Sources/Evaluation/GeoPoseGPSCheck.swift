@@ -18,7 +18,7 @@ public struct GeoPoseGPSCheck: Sendable, Hashable, Codable {
     /// Nil when no frame of `outcomes` is localized with a GeoPose and has a reading in
     /// `readings` (frame id → reading) without a `GPSReading.problem`.
     public init?<Outcomes: Sequence<FrameOutcome>>(_ outcomes: Outcomes, readings: [String: GPSReading]) {
-        self.init(outcomes.lazy.map { ($0, readings[$0.frameId]) })
+        self.init(pairs: { body in for o in outcomes { body(o, readings[o.frameId]) } })
     }
 
     /// The check of `outcomes` against the GPS readings of `session`'s frames; nil as above.
@@ -28,14 +28,23 @@ public struct GeoPoseGPSCheck: Sendable, Hashable, Codable {
         self.init(outcomes, readings: readings)
     }
 
-    /// The check of each outcome against the reading beside it (its own frame's, in a run
-    /// read back a frame at a time alongside the session); nil as above. One pass; the
-    /// distances go to a `SpilledSort` for their exact percentiles.
-    public init?<Pairs: Sequence<(FrameOutcome, GPSReading?)>>(_ pairs: Pairs) {
+    /// The check of a run's `outcomes` against the GPS reading of the frame each is of
+    /// (`frames`, read alongside them: a session read as a stream); nil as above. The frames
+    /// are read only when some outcome has a GeoPose.
+    public init?(_ outcomes: FrameOutcomes, frames: some SessionFrames) throws {
+        guard outcomes.contains(where: { $0.result.isLocalized && $0.result.geoPose != nil }) else { return nil }
+        try self.init(pairs: { body in
+            try frames.forEach { i, frame in if i < outcomes.count { body(outcomes[i], frame.gps) } }
+        })
+    }
+
+    /// The check of the outcomes and readings `pairs` hands out, in one pass; the distances
+    /// go to a `SpilledSort` for their exact percentiles.
+    init?(pairs: ((FrameOutcome, GPSReading?) -> Void) throws -> Void) rethrows {
         let distances = SpilledSort()
         var largest = -Double.infinity
-        for (o, reading) in pairs {
-            guard o.result.isLocalized, let geo = o.result.geoPose, let gps = reading, gps.problem == nil else { continue }
+        try pairs { o, reading in
+            guard o.result.isLocalized, let geo = o.result.geoPose, let gps = reading, gps.problem == nil else { return }
             let d = gps.position.horizontalDistance(to: geo.position)
             distances.append(d)
             largest = max(largest, d)
