@@ -107,7 +107,7 @@ public enum SessionValidator {
         var content = header.headerProblems(frameCount: frames.count)
         var framesProblems: [(index: Int, problem: DatasetProblem)] = []
         var paths = FrameImageFiles.Paths()
-        var firstIndexOfId: [String: Int] = [:]
+        var ids = FrameIdIndex()
         var previous: Double?
         var gravity = GravityAgreement()
         do {
@@ -115,11 +115,9 @@ public enum SessionValidator {
                 if let p = SessionTime.problem(ofFrame: frame, at: i) { content.append(p) }
                 if directory != nil { paths.add(frame.image) }
                 let at = field("frames[\(i)]")
-                if let first = firstIndexOfId[frame.id] {
+                if let first = try ids.firstIndex(of: frame.id, at: i, idOfFrame: { try frames.reader(from: $0)()?.id ?? "" }) {
                     framesProblems.append((i, DatasetProblem(.duplicateFrameId, at: "\(at).id",
                         "id '\(frame.id)' is already used by frames[\(first)]")))
-                } else {
-                    firstIndexOfId[frame.id] = i
                 }
                 if let previous, SessionTime.problem(frame.timestamp) == nil, SessionTime.problem(previous) == nil,
                    frame.timestamp <= previous {
@@ -135,7 +133,7 @@ public enum SessionValidator {
                 }
                 gravity.add(frame, at: i)
             }
-            firstIndexOfId = [:]
+            ids = FrameIdIndex()
             problems += (content + SessionTime.problems(ofScript: header.script)).map {
                 DatasetProblem($0.kind, at: field($0.location), $0.message)
             }

@@ -110,15 +110,9 @@ public struct BatchLocalizer: Sendable {
         switch mode {
         case .singleShot:
             // One reader for all: a worker takes the next frame and its index under the lock.
-            let shared = Locked((next: try frames.reader(from: 0), index: 0))
+            let shared = Locked(SharedReader(try frames.reader(from: 0)))
             WorkerThreads.run(count: workerCount) { w in
-                while let (i, frame) = reading({ () throws -> (Int, RecordedSession.Frame)? in
-                    try shared.withLock { s in
-                        guard let frame = try s.next() else { return nil }
-                        defer { s.index += 1 }
-                        return (s.index, frame)
-                    }
-                }) {
+                while let (i, frame) = reading({ try shared.withLock { try $0.next() } }) {
                     _ = localize(i, frame, with: pool[w], prior: nil)
                 }
             }
@@ -138,5 +132,22 @@ public struct BatchLocalizer: Sendable {
         }
         if let error = failure.withLock({ $0 }) { throw error }
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+}
+
+/// The reader single-shot workers share, in a class: a closure kept in a lock's value
+/// directly would be wrapped in one more reabstraction thunk at every access, until calling
+/// it overflowed the stack (at about 12,000 frames).
+private final class SharedReader {
+    private let read: () throws -> RecordedSession.Frame?
+    private var index = 0
+
+    init(_ read: @escaping () throws -> RecordedSession.Frame?) { self.read = read }
+
+    /// The next frame and its index; nil after the last.
+    func next() throws -> (Int, RecordedSession.Frame)? {
+        guard let frame = try read() else { return nil }
+        defer { index += 1 }
+        return (index, frame)
     }
 }
