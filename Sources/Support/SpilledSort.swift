@@ -19,7 +19,7 @@ public final class SpilledSort {
     public private(set) var count = 0
 
     /// Spills into a scratch file in `folder` (the temporary directory by default).
-    public init(folder: String = FileManager.default.temporaryDirectory.path, runLength: Int = 1 << 15) {
+    public init(folder: String = FileManager.default.temporaryDirectory.path, runLength: Int = 1 << 13) {
         self.folder = folder; self.runLength = max(2, runLength)
     }
 
@@ -42,20 +42,52 @@ public final class SpilledSort {
         }
     }
 
-    /// Calls `body` with every value taken, ascending (ties in any order).
+    /// Calls `body` with every value taken, ascending (ties in any order). The runs are
+    /// merged through a heap of their next values: a million values in 8,192-value runs is
+    /// 123 runs, each value taken out in 7 comparisons.
     public func forEachAscending(_ body: (Double) -> Void) {
         buffer.sort()
         guard !runs.isEmpty, let file else { return buffer.forEach(body) }
         var cursors = runs.map { RunCursor(offset: $0.offset, remaining: $0.count) } + [RunCursor(memory: buffer)]
-        while true {
-            var best = -1
-            for k in cursors.indices {
-                guard let v = cursors[k].current(in: file) else { continue }
-                if best < 0 || v < cursors[best].current(in: file)! { best = k }
+        var heap = MinHeap()
+        for k in cursors.indices { if let v = cursors[k].current(in: file) { heap.push(v, k) } }
+        while let (v, k) = heap.pop() {
+            body(v)
+            cursors[k].advance()
+            if let next = cursors[k].current(in: file) { heap.push(next, k) }
+        }
+    }
+
+    /// The runs' next values, least on top.
+    private struct MinHeap {
+        private var items: [(value: Double, run: Int)] = []
+
+        mutating func push(_ value: Double, _ run: Int) {
+            items.append((value, run))
+            var i = items.count - 1
+            while i > 0, items[i].value < items[(i - 1) / 2].value {
+                items.swapAt(i, (i - 1) / 2)
+                i = (i - 1) / 2
             }
-            guard best >= 0 else { return }
-            body(cursors[best].current(in: file)!)
-            cursors[best].advance()
+        }
+
+        mutating func pop() -> (Double, Int)? {
+            guard let top = items.first else { return nil }
+            let last = items.removeLast()
+            if !items.isEmpty {
+                items[0] = last
+                var i = 0
+                while true {
+                    let l = 2 * i + 1, r = l + 1
+                    var least = i
+                    if l < items.count, items[l].value < items[least].value { least = l }
+                    if r < items.count, items[r].value < items[least].value { least = r }
+                    if least == i { break }
+                    items.swapAt(i, least)
+                    i = least
+                }
+            }
+            return (top.value, top.run)
         }
     }
 
