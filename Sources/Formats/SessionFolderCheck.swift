@@ -25,23 +25,16 @@ public struct SessionFolderCheck: Sendable {
         case .success(let session):
             header = session.header
             frameCount = session.count
+            var posed = 0, odometry = 0, first = 0.0, last = 0.0
             problems = SessionValidator.validate(session.header, frames: session, directory: folder, workers: 0,
                                                  progress: progress(session.header, session.count),
-                                                 check: FrameImageFiles.check)
-            if problems.isEmpty {
-                var posed = 0, odometry = 0, first = 0.0, last = 0.0
-                do {
-                    try session.forEach { i, frame in
-                        if frame.pose != nil { posed += 1 }
-                        if frame.odometry != nil { odometry += 1 }
-                        if i == 0 { first = frame.timestamp }
-                        last = frame.timestamp
-                    }
-                    counts = (posed, odometry, first, last)
-                } catch let p as DatasetProblem {
-                    problems.append(p)
-                }
+                                                 check: FrameImageFiles.check) { i, frame in
+                if frame.pose != nil { posed += 1 }
+                if frame.odometry != nil { odometry += 1 }
+                if i == 0 { first = frame.timestamp }
+                last = frame.timestamp
             }
+            counts = (posed, odometry, first, last)
         }
         let sceneFile = folder.appendingPathComponent(SceneDescription.fileName)
         if FileManager.default.fileExists(atPath: sceneFile.path) {

@@ -96,9 +96,11 @@ public enum SessionValidator {
     /// frames are not read). The frames are read in order, once to gather what the checks
     /// need (each image path once, every id, the per-frame problems), and once more, after
     /// the images are checked, only when some image has a problem to name its frame by.
+    /// `visit` sees each frame in the first pass (a caller's own figures, without a pass of its own).
     static func validate(_ header: RecordedSession, frames: some SessionFrames, directory: URL?, workers: Int,
                          progress: (@Sendable (Int) -> Void)?,
-                         check: @Sendable (URL) -> FrameImageFiles.Finding) -> [DatasetProblem] {
+                         check: @Sendable (URL) -> FrameImageFiles.Finding,
+                         visit: (Int, RecordedSession.Frame) -> Void = { _, _ in }) -> [DatasetProblem] {
         var problems: [DatasetProblem] = []
         if header.version != RecordedSession.currentVersion {
             problems.append(DatasetProblem(.unsupportedVersion, at: field("version"),
@@ -132,6 +134,7 @@ public enum SessionValidator {
                     }
                 }
                 gravity.add(frame, at: i)
+                visit(i, frame)
             }
             ids = FrameIdIndex()
             problems += (content + SessionTime.problems(ofScript: header.script)).map {
