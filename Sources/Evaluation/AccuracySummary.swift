@@ -113,17 +113,35 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
 
         /// The calibration of `outcomes`; nil when none is localized with ground truth and a claim.
         public init?<Outcomes: Sequence<FrameOutcome>>(_ outcomes: Outcomes) {
-            var within = 0, position: [Double] = [], rotation: [Double] = []
-            for o in outcomes {
-                guard let a = o.result.accuracy, let e = o.error else { continue }
+            var figures = Figures()
+            for o in outcomes { figures.add(o) }
+            guard let c = figures.calibration else { return nil }
+            self = c
+        }
+
+        /// The calibration gathered a frame at a time (`add`): the ratios go to a
+        /// `SpilledSort` each, so a long run's are never held.
+        struct Figures {
+            var within = 0
+            let position = SpilledSort(), rotation = SpilledSort()
+
+            mutating func add(_ o: FrameOutcome) {
+                guard let a = o.result.accuracy, let e = o.error else { return }
                 if a.contains(translation: e.translation, rotationDegrees: e.rotationDegrees) { within += 1 }
                 position.append(e.translation / max(a.position, .leastNonzeroMagnitude))
                 rotation.append(e.rotationDegrees / max(a.rotationDegrees, .leastNonzeroMagnitude))
             }
-            guard !position.isEmpty else { return nil }
-            accepted = position.count; withinClaim = within
-            medianPositionRatio = Statistics.median(position) ?? 0
-            medianRotationRatio = Statistics.median(rotation) ?? 0
+
+            var calibration: Calibration? {
+                guard position.count > 0, let p = position.percentiles([50]), let r = rotation.percentiles([50]) else { return nil }
+                return Calibration(accepted: position.count, withinClaim: within, medianPositionRatio: p.values[0],
+                                   medianRotationRatio: r.values[0])
+            }
+        }
+
+        init(accepted: Int, withinClaim: Int, medianPositionRatio: Double, medianRotationRatio: Double) {
+            self.accepted = accepted; self.withinClaim = withinClaim
+            self.medianPositionRatio = medianPositionRatio; self.medianRotationRatio = medianRotationRatio
         }
     }
 
@@ -133,42 +151,57 @@ public struct AccuracySummary: Sendable, Hashable, Codable {
     }
 
     /// Summarises `outcomes` of a run that took `wallSeconds`.
-    /// `outcomes` is read a few times over, never copied whole: a long run's can be a
-    /// `FrameOutcomes` that keeps only a few numbers per frame.
+    /// `outcomes` is read once, in order, never copied: a long run's can be a
+    /// `FrameOutcomes` read back from disk. Percentiles are exact: each series (errors,
+    /// claim ratios, each stage's latency) goes to a `SpilledSort`, which holds a bounded
+    /// part of it in memory and the rest in sorted runs on disk.
     public init<Outcomes: Collection<FrameOutcome>>(outcomes: Outcomes, wallSeconds: Double,
                                                     thresholds: [ErrorThreshold] = ErrorThreshold.standard) {
-        frames = outcomes.count
-        localized = outcomes.lazy.filter { $0.result.isLocalized }.count
-        successRate = frames == 0 ? 0 : Double(localized) / Double(frames)
-        let withGT = outcomes.lazy.filter { $0.groundTruth != nil }
-        let scored = withGT.count
-        framesWithGroundTruth = scored
-        let errors = Array(withGT.compactMap(\.error))
-        let t = errors.map(\.translation), r = errors.map(\.rotationDegrees)
-        medianTranslationError = Statistics.median(t)
-        p90TranslationError = Statistics.percentile(t, 90)
-        medianRotationErrorDegrees = Statistics.median(r)
-        p90RotationErrorDegrees = Statistics.percentile(r, 90)
-        sceneScale = thresholds.first?.sceneScale
-        recall = thresholds.map { th in
-            let hits = errors.filter { $0.translation <= th.translation && $0.rotationDegrees <= th.degrees }.count
-            return ThresholdRecall(threshold: th, fraction: scored == 0 ? 0 : Double(hits) / Double(scored))
+        let names = StageTimings().stages.map(\.name) + ["total"]
+        let translation = SpilledSort(), rotation = SpilledSort()
+        let stages = names.map { _ in SpilledSort() }
+        var calibrationFigures = Calibration.Figures()
+        var hits = [Int](repeating: 0, count: thresholds.count)
+        var count = 0, localizedCount = 0, scored = 0, squares = 0.0
+        for o in outcomes {
+            count += 1
+            if o.result.isLocalized { localizedCount += 1 }
+            let t = o.result.timings
+            for (i, stage) in t.stages.enumerated() { stages[i].append(stage.milliseconds) }
+            stages[names.count - 1].append(t.total)
+            guard o.groundTruth != nil else { continue }
+            scored += 1
+            calibrationFigures.add(o)
+            guard let e = o.error else { continue }
+            translation.append(e.translation); rotation.append(e.rotationDegrees)
+            squares += e.translation * e.translation
+            for (k, th) in thresholds.enumerated() where e.translation <= th.translation && e.rotationDegrees <= th.degrees {
+                hits[k] += 1
+            }
         }
-        ateRMSE = Statistics.rms(t)
-        calibration = Calibration(withGT)
+        frames = count
+        localized = localizedCount
+        successRate = frames == 0 ? 0 : Double(localized) / Double(frames)
+        framesWithGroundTruth = scored
+        let t = translation.percentiles([50, 90])?.values, r = rotation.percentiles([50, 90])?.values
+        medianTranslationError = t?[0]
+        p90TranslationError = t?[1]
+        medianRotationErrorDegrees = r?[0]
+        p90RotationErrorDegrees = r?[1]
+        sceneScale = thresholds.first?.sceneScale
+        recall = thresholds.indices.map { k in
+            ThresholdRecall(threshold: thresholds[k], fraction: scored == 0 ? 0 : Double(hits[k]) / Double(scored))
+        }
+        // As `Statistics.rms`: the squares summed in frame order.
+        ateRMSE = translation.count == 0 ? nil : (squares / Double(translation.count)).squareRoot()
+        calibration = calibrationFigures.calibration
         self.wallSeconds = wallSeconds
         framesPerSecond = wallSeconds > 0 ? Double(frames) / wallSeconds : 0
-        // One stage at a time: a long run's timings are never all held at once.
-        let names = StageTimings().stages.map(\.name) + ["total"]
         latency = names.indices.map { i in
-            var s: [Double] = []
-            s.reserveCapacity(outcomes.count)
-            for o in outcomes { s.append(i < names.count - 1 ? o.result.timings.stages[i].milliseconds : o.result.timings.total) }
-            s.sort()
-            return LatencyStats(stage: names[i], p50: Statistics.percentile(sorted: s, 50) ?? 0,
-                                p95: Statistics.percentile(sorted: s, 95) ?? 0,
-                                p99: Statistics.percentile(sorted: s, 99) ?? 0,
-                                mean: s.isEmpty ? 0 : s.reduce(0, +) / Double(s.count))
+            let p = stages[i].percentiles([50, 95, 99])
+            // The mean as it always was: the sum of the sorted values over their count.
+            return LatencyStats(stage: names[i], p50: p?.values[0] ?? 0, p95: p?.values[1] ?? 0, p99: p?.values[2] ?? 0,
+                                mean: p.map { $0.ascendingSum / Double(stages[i].count) } ?? 0)
         }
     }
 

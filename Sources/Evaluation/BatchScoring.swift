@@ -12,8 +12,22 @@ public struct BatchScoring: Sendable {
     /// Thresholds for a run of `session` against `map` (nil: a map known only by name).
     public init(session: RecordedSession, map: VPSMap?) {
         let units = map?.metadata.units ?? .metres
-        let sceneScale = SceneScale.of(session.frames.compactMap(\.pose)) ?? map.map { MapScale(map: $0).length } ?? 1
-        thresholds = ErrorThreshold.forMap(units: units, sceneScale: sceneScale)
+        let seen = units == .metres ? nil : SceneScale.of(session.frames.compactMap(\.pose))
+        thresholds = Self.thresholds(units: units, seenScale: seen, map: map)
+    }
+
+    /// Thresholds for a run of `frames` against `map`. The scene scale, which only a map in
+    /// unknown units needs, is found in two passes over the frames' ground truth.
+    public init(frames: some SessionFrames, map: VPSMap?) throws {
+        let units = map?.metadata.units ?? .metres
+        let seen = units == .metres ? nil
+            : try SceneScale.of { body in try frames.forEach { _, f in if let p = f.pose { body(p) } } }
+        thresholds = Self.thresholds(units: units, seenScale: seen, map: map)
+    }
+
+    /// The thresholds for `units`, on a scene of the scale the cameras saw (`seenScale`), else the map's own.
+    private static func thresholds(units: MapUnits, seenScale: Double?, map: VPSMap?) -> [ErrorThreshold] {
+        ErrorThreshold.forMap(units: units, sceneScale: seenScale ?? map.map { MapScale(map: $0).length } ?? 1)
     }
 
     /// Keeps inlier matches only for the frames the report can draw (judged by the primary

@@ -14,19 +14,22 @@ public struct GeoPoseCheck: Sendable, Hashable, Codable {
     /// Of those frames, the ones whose horizontal error lies within their `geoAccuracy`.
     public var withinClaim: Int
 
-    /// Nil when no frame of `outcomes` has ground truth and a GeoPose.
+    /// Nil when no frame of `outcomes` has ground truth and a GeoPose. One pass; the errors
+    /// go to a `SpilledSort` for their exact median.
     public init?<Outcomes: Sequence<FrameOutcome>>(_ outcomes: Outcomes, truth: Georeference) {
-        var errors: [Double] = [], within = 0
+        let errors = SpilledSort()
+        var within = 0, largest = -Double.infinity
         for o in outcomes {
             guard o.result.isLocalized, let gt = o.groundTruth, let geo = o.result.geoPose else { continue }
             let horizontal = truth.position(ofMapPoint: gt.center).horizontalDistance(to: geo.position)
             errors.append(horizontal)
+            largest = max(largest, horizontal)
             if let claim = o.result.geoAccuracy, horizontal <= claim.position { within += 1 }
         }
-        guard !errors.isEmpty else { return nil }
+        guard let median = errors.percentiles([50])?.values[0] else { return nil }
         frames = errors.count
-        medianHorizontalError = Statistics.median(errors) ?? 0
-        maxHorizontalError = errors.max() ?? 0
+        medianHorizontalError = median
+        maxHorizontalError = largest
         withinClaim = within
     }
 

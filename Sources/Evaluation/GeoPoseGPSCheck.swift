@@ -18,19 +18,7 @@ public struct GeoPoseGPSCheck: Sendable, Hashable, Codable {
     /// Nil when no frame of `outcomes` is localized with a GeoPose and has a reading in
     /// `readings` (frame id → reading) without a `GPSReading.problem`.
     public init?<Outcomes: Sequence<FrameOutcome>>(_ outcomes: Outcomes, readings: [String: GPSReading]) {
-        var distances: [Double] = []
-        for o in outcomes {
-            guard o.result.isLocalized, let geo = o.result.geoPose, let gps = readings[o.frameId], gps.problem == nil else {
-                continue
-            }
-            distances.append(gps.position.horizontalDistance(to: geo.position))
-        }
-        guard !distances.isEmpty else { return nil }
-        let sorted = distances.sorted()
-        frames = sorted.count
-        medianHorizontalDistance = Statistics.percentile(sorted: sorted, 50) ?? 0
-        p95HorizontalDistance = Statistics.percentile(sorted: sorted, 95) ?? 0
-        maxHorizontalDistance = sorted.last ?? 0
+        self.init(pairs: { body in for o in outcomes { body(o, readings[o.frameId]) } })
     }
 
     /// The check of `outcomes` against the GPS readings of `session`'s frames; nil as above.
@@ -38,6 +26,34 @@ public struct GeoPoseGPSCheck: Sendable, Hashable, Codable {
         var readings: [String: GPSReading] = [:]
         for f in session.frames { if let g = f.gps { readings[f.id] = g } }
         self.init(outcomes, readings: readings)
+    }
+
+    /// The check of a run's `outcomes` against the GPS reading of the frame each is of
+    /// (`frames`, read alongside them: a session read as a stream); nil as above. The frames
+    /// are read only when some outcome has a GeoPose.
+    public init?(_ outcomes: FrameOutcomes, frames: some SessionFrames) throws {
+        guard outcomes.contains(where: { $0.result.isLocalized && $0.result.geoPose != nil }) else { return nil }
+        try self.init(pairs: { body in
+            try frames.forEach { i, frame in if i < outcomes.count { body(outcomes[i], frame.gps) } }
+        })
+    }
+
+    /// The check of the outcomes and readings `pairs` hands out, in one pass; the distances
+    /// go to a `SpilledSort` for their exact percentiles.
+    init?(pairs: ((FrameOutcome, GPSReading?) -> Void) throws -> Void) rethrows {
+        let distances = SpilledSort()
+        var largest = -Double.infinity
+        try pairs { o, reading in
+            guard o.result.isLocalized, let geo = o.result.geoPose, let gps = reading, gps.problem == nil else { return }
+            let d = gps.position.horizontalDistance(to: geo.position)
+            distances.append(d)
+            largest = max(largest, d)
+        }
+        guard let p = distances.percentiles([50, 95])?.values else { return nil }
+        frames = distances.count
+        medianHorizontalDistance = p[0]
+        p95HorizontalDistance = p[1]
+        maxHorizontalDistance = largest
     }
 
     /// One line for `arcloud localize`'s summary.

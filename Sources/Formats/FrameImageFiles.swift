@@ -26,12 +26,35 @@ struct FrameImageFiles {
         case unreadable(String)
     }
 
-    /// The finding of each distinct image path, and which path each frame names.
+    /// The finding of each distinct image path, and which path each frame names (4 bytes a
+    /// frame: a long session's frames are read as a stream, their paths once each).
     private let findings: [Finding]
-    private let pathOfFrame: [Int]
+    private let pathOfFrame: [Int32]
 
     /// The finding for frame `i` of the session checked.
-    subscript(frame i: Int) -> Finding { findings[pathOfFrame[i]] }
+    subscript(frame i: Int) -> Finding { findings[Int(pathOfFrame[i])] }
+
+    /// Whether every frame's image decodes to `width` × `height`: then no frame has an
+    /// image problem, and nobody need read the frames again to name them.
+    func allDecode(width: Int, height: Int) -> Bool {
+        findings.allSatisfy { $0 == .decoded(width: width, height: height) }
+    }
+
+    /// The image paths of a session's frames, gathered a frame at a time: each distinct
+    /// path once, and which one each frame names.
+    struct Paths {
+        fileprivate var index: [String: Int32] = [:]
+        fileprivate var paths: [String] = []
+        fileprivate var pathOfFrame: [Int32] = []
+
+        mutating func add(_ image: String) {
+            if let p = index[image] { return pathOfFrame.append(p) }
+            let p = Int32(paths.count)
+            index[image] = p
+            paths.append(image)
+            pathOfFrame.append(p)
+        }
+    }
 
     /// Checks the images `frames` name in the session folder `directory` on `workers`
     /// threads (every core when 0), each distinct file once with `check`. `progress` is
@@ -39,16 +62,18 @@ struct FrameImageFiles {
     /// and in increasing order.
     init(_ frames: [RecordedSession.Frame], in directory: URL, workers: Int,
          progress: (@Sendable (Int) -> Void)?, check: @Sendable (URL) -> Finding) {
-        var pathIndex: [String: Int] = [:]
-        var paths: [String] = []
-        pathOfFrame = frames.map { frame in
-            if let p = pathIndex[frame.image] { return p }
-            pathIndex[frame.image] = paths.count
-            paths.append(frame.image)
-            return paths.count - 1
-        }
+        var paths = Paths()
+        for frame in frames { paths.add(frame.image) }
+        self.init(paths, in: directory, workers: workers, progress: progress, check: check)
+    }
+
+    /// Checks the images of `gathered` as `init(_:in:workers:progress:check:)` does.
+    init(_ gathered: Paths, in directory: URL, workers: Int,
+         progress: (@Sendable (Int) -> Void)?, check: @Sendable (URL) -> Finding) {
+        let paths = gathered.paths
+        pathOfFrame = gathered.pathOfFrame
         var framesOfPath = [Int](repeating: 0, count: paths.count)
-        for p in pathOfFrame { framesOfPath[p] += 1 }
+        for p in pathOfFrame { framesOfPath[Int(p)] += 1 }
 
         // Each path to its real file; paths that resolve to the same file share it.
         let resolved = Self.parallel(paths.count, workers: workers) { [paths] p in Self.resolve(paths[p], in: directory) }

@@ -18,10 +18,14 @@ import VPSModel
 public enum SessionValidator {
     /// Problems of the session stored in `directory`; empty when it is valid. Images are
     /// checked on `workers` threads (every core when 0); see `validate(_:directory:workers:progress:)`.
+    /// The session is read as a stream (`StreamedSession`), its frames gone over a few
+    /// times and never all held.
     public static func validate(directory: URL, workers: Int = 0,
                                 progress: (@Sendable (Int) -> Void)? = nil) -> [DatasetProblem] {
-        switch load(directory: directory) {
-        case .success(let session): validate(session, directory: directory, workers: workers, progress: progress)
+        switch open(directory: directory) {
+        case .success(let session):
+            validate(session.header, frames: session, directory: directory, workers: workers, progress: progress,
+                     check: FrameImageFiles.check)
         case .failure(let problem): [problem]
         }
     }
@@ -39,10 +43,29 @@ public enum SessionValidator {
         throw Unusable(description: "\(RecordedSession.sessionFile(url).path): \(problem.location): \(problem.message)")
     }
 
+    /// Throws `Unusable` for the first content problem of the streamed `session` (read from
+    /// `url`), as `requireUsable(_:at:)` for the session loaded whole; the frames' times are
+    /// read in a pass over them, up to the first problem.
+    public static func requireUsable(_ session: StreamedSession, at url: URL) throws {
+        guard let problem = try session.contentProblems(limit: 1).first else { return }
+        throw Unusable(description: "\(RecordedSession.sessionFile(url).path): \(problem.location): \(problem.message)")
+    }
+
     /// The session stored in `directory`, or the one structural problem that stops its check.
     public static func load(directory: URL) -> Result<RecordedSession, DatasetProblem> {
+        located { try RecordedSession.load(from: directory) }
+    }
+
+    /// The session stored in `directory` read as a stream (every frame decoded once, none
+    /// kept), or the one structural problem that stops its check: `load`'s.
+    public static func open(directory: URL) -> Result<StreamedSession, DatasetProblem> {
+        located { try StreamedSession.open(directory) }
+    }
+
+    /// `read()`, or its error as the problem that stops a check.
+    private static func located<T>(_ read: () throws -> T) -> Result<T, DatasetProblem> {
         do {
-            return .success(try RecordedSession.load(from: directory))
+            return .success(try read())
         } catch let p as DatasetProblem {
             return .failure(p)
         } catch {
@@ -66,40 +89,76 @@ public enum SessionValidator {
     static func validate(_ session: RecordedSession, directory: URL?, workers: Int,
                          progress: (@Sendable (Int) -> Void)?,
                          check: @Sendable (URL) -> FrameImageFiles.Finding) -> [DatasetProblem] {
-        let images = directory.map {
-            FrameImageFiles(session.frames, in: $0, workers: workers, progress: progress, check: check)
-        }
+        validate(session, frames: session.frames, directory: directory, workers: workers, progress: progress, check: check)
+    }
+
+    /// The check of a session whose frames are `frames` and the rest `header` (its own
+    /// frames are not read). The frames are read in order, once to gather what the checks
+    /// need (each image path once, every id, the per-frame problems), and once more, after
+    /// the images are checked, only when some image has a problem to name its frame by.
+    /// `visit` sees each frame in the first pass (a caller's own figures, without a pass of its own).
+    static func validate(_ header: RecordedSession, frames: some SessionFrames, directory: URL?, workers: Int,
+                         progress: (@Sendable (Int) -> Void)?,
+                         check: @Sendable (URL) -> FrameImageFiles.Finding,
+                         visit: (Int, RecordedSession.Frame) -> Void = { _, _ in }) -> [DatasetProblem] {
         var problems: [DatasetProblem] = []
-        if session.version != RecordedSession.currentVersion {
+        if header.version != RecordedSession.currentVersion {
             problems.append(DatasetProblem(.unsupportedVersion, at: field("version"),
-                "version \(session.version) is not supported (this build reads version \(RecordedSession.currentVersion))"))
+                "version \(header.version) is not supported (this build reads version \(RecordedSession.currentVersion))"))
         }
-        problems += session.contentProblems.map { DatasetProblem($0.kind, at: field($0.location), $0.message) }
-        var firstIndexOfId: [String: Int] = [:]
-        for (i, frame) in session.frames.enumerated() {
-            let at = field("frames[\(i)]")
-            if let first = firstIndexOfId[frame.id] {
-                problems.append(DatasetProblem(.duplicateFrameId, at: "\(at).id",
-                    "id '\(frame.id)' is already used by frames[\(first)]"))
-            } else {
-                firstIndexOfId[frame.id] = i
-            }
-            if i > 0, SessionTime.problem(frame.timestamp) == nil, SessionTime.problem(session.frames[i - 1].timestamp) == nil,
-               frame.timestamp <= session.frames[i - 1].timestamp {
-                problems.append(DatasetProblem(.nonMonotonicTimestamp, at: "\(at).timestamp",
-                    "timestamp \(frame.timestamp) is not after frames[\(i - 1)]'s \(session.frames[i - 1].timestamp)"))
-            }
-            for (field, pose) in [("pose", frame.pose), ("odometry", frame.odometry)] {
-                if let q = pose?.rotation, abs(q.norm - 1) > 1e-3 {
-                    problems.append(DatasetProblem(.nonUnitQuaternion, at: "\(at).\(field).q",
-                        "quaternion is not unit length (norm \(q.norm))"))
+        var content = header.headerProblems(frameCount: frames.count)
+        var framesProblems: [(index: Int, problem: DatasetProblem)] = []
+        var paths = FrameImageFiles.Paths()
+        var ids = FrameIdIndex()
+        var previous: Double?
+        var gravity = GravityAgreement()
+        do {
+            try frames.forEach { i, frame in
+                if let p = SessionTime.problem(ofFrame: frame, at: i) { content.append(p) }
+                if directory != nil { paths.add(frame.image) }
+                let at = field("frames[\(i)]")
+                if let first = try ids.firstIndex(of: frame.id, at: i, idOfFrame: { try frames.reader(from: $0)()?.id ?? "" }) {
+                    framesProblems.append((i, DatasetProblem(.duplicateFrameId, at: "\(at).id",
+                        "id '\(frame.id)' is already used by frames[\(first)]")))
                 }
+                if let previous, SessionTime.problem(frame.timestamp) == nil, SessionTime.problem(previous) == nil,
+                   frame.timestamp <= previous {
+                    framesProblems.append((i, DatasetProblem(.nonMonotonicTimestamp, at: "\(at).timestamp",
+                        "timestamp \(frame.timestamp) is not after frames[\(i - 1)]'s \(previous)")))
+                }
+                previous = frame.timestamp
+                for (field, pose) in [("pose", frame.pose), ("odometry", frame.odometry)] {
+                    if let q = pose?.rotation, abs(q.norm - 1) > 1e-3 {
+                        framesProblems.append((i, DatasetProblem(.nonUnitQuaternion, at: "\(at).\(field).q",
+                            "quaternion is not unit length (norm \(q.norm))")))
+                    }
+                }
+                gravity.add(frame, at: i)
+                visit(i, frame)
             }
-            if let p = images.flatMap({ imageProblem($0[frame: i], of: frame, index: i, camera: session.camera) }) {
-                problems.append(p)
+            ids = FrameIdIndex()
+            problems += (content + SessionTime.problems(ofScript: header.script)).map {
+                DatasetProblem($0.kind, at: field($0.location), $0.message)
             }
+            let images = directory.map { FrameImageFiles(paths, in: $0, workers: workers, progress: progress, check: check) }
+            paths = FrameImageFiles.Paths()
+            let camera = header.camera
+            if let images, !images.allDecode(width: camera.width, height: camera.height) {
+                var k = 0
+                try frames.forEach { i, frame in
+                    while k < framesProblems.count, framesProblems[k].index == i { problems.append(framesProblems[k].problem); k += 1 }
+                    if let p = imageProblem(images[frame: i], of: frame, index: i, camera: camera) { problems.append(p) }
+                }
+            } else {
+                problems += framesProblems.map(\.problem)
+            }
+        } catch let p as DatasetProblem {
+            // The file changed under the check (it was read whole once): that is its problem.
+            problems.append(p)
+        } catch {
+            problems.append(DatasetProblem(.unreadableFile, at: RecordedSession.fileName, "\(error)"))
         }
-        if let p = gravityProblem(session) { problems.append(p) }
+        if let p = gravity.problem { problems.append(p) }
         return problems
     }
 
@@ -112,20 +171,28 @@ public enum SessionValidator {
     /// the first frame, since a frame convention is wrong for all frames or none.
     static let maxGravityDisagreementDegrees = 5.0
 
-    private static func gravityProblem(_ session: RecordedSession) -> DatasetProblem? {
-        var bad: [(index: Int, degrees: Double)] = []
-        var compared = 0
-        for (i, frame) in session.frames.enumerated() {
-            guard let g = frame.gravity, let pose = frame.pose, abs(pose.rotation.norm - 1) <= 1e-3 else { continue }
+    /// The gravity check gathered a frame at a time: how many frames were compared, how
+    /// many disagree, and the first that does.
+    private struct GravityAgreement {
+        var compared = 0, disagreeing = 0
+        var first: (index: Int, degrees: Double)?
+
+        mutating func add(_ frame: RecordedSession.Frame, at i: Int) {
+            guard let g = frame.gravity, let pose = frame.pose, abs(pose.rotation.norm - 1) <= 1e-3 else { return }
             compared += 1
             let degrees = angleDegrees(between: g, and: pose.gravityInCamera)
-            if degrees > maxGravityDisagreementDegrees { bad.append((i, degrees)) }
+            guard degrees > maxGravityDisagreementDegrees else { return }
+            disagreeing += 1
+            if first == nil { first = (i, degrees) }
         }
-        guard let first = bad.first else { return nil }
-        return DatasetProblem(.odometryNotGravityAligned, at: field("frames[\(first.index)].odometry"),
-            String(format: "odometry is not gravity-aligned (+y up) in %d of %d frames (here %.1f° from the ground truth's gravity); "
-                   + "localization would use a wrong gravity: fix the odometry frame or localize with --no-gravity",
-                   bad.count, compared, first.degrees))
+
+        var problem: DatasetProblem? {
+            guard let first else { return nil }
+            return DatasetProblem(.odometryNotGravityAligned, at: field("frames[\(first.index)].odometry"),
+                String(format: "odometry is not gravity-aligned (+y up) in %d of %d frames (here %.1f° from the ground truth's gravity); "
+                       + "localization would use a wrong gravity: fix the odometry frame or localize with --no-gravity",
+                       disagreeing, compared, first.degrees))
+        }
     }
 
     /// The problem `finding` makes for `frame` (frame `i`), located by its image path or,

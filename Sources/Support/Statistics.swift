@@ -11,9 +11,21 @@ public enum Statistics {
     /// As `percentile(_:_:)` on values already sorted ascending.
     public static func percentile(sorted s: [Double], _ p: Double) -> Double? {
         guard !s.isEmpty else { return nil }
-        let rank = min(max(p, 0), 100) / 100 * Double(s.count - 1)
-        let lo = Int(rank.rounded(.down)), hi = Int(rank.rounded(.up))
-        return s[lo] + (s[hi] - s[lo]) * (rank - Double(lo))
+        let r = percentileRanks(count: s.count, p)
+        return interpolate(s[r.lower], s[r.upper], at: r)
+    }
+
+    /// Where the `p`-th percentile of `count` sorted values lies: between the values at
+    /// ranks `lower` and `upper`, at `rank`. With `interpolate` it is `percentile(sorted:_:)`
+    /// for values read back in order rather than held (`SpilledSort`).
+    public static func percentileRanks(count: Int, _ p: Double) -> (lower: Int, upper: Int, rank: Double) {
+        let rank = min(max(p, 0), 100) / 100 * Double(count - 1)
+        return (Int(rank.rounded(.down)), Int(rank.rounded(.up)), rank)
+    }
+
+    /// The percentile between `low` and `high`, the values at the ranks of `at`.
+    public static func interpolate(_ low: Double, _ high: Double, at r: (lower: Int, upper: Int, rank: Double)) -> Double {
+        low + (high - low) * (r.rank - Double(r.lower))
     }
 
     public static func median(_ values: [Double]) -> Double? { percentile(values, 50) }

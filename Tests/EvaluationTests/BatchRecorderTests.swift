@@ -73,7 +73,75 @@ import VPSModel
             let b = try Data(contentsOf: dir.appendingPathComponent("streamed").appendingPathComponent(file))
             #expect(a == b, "\(file) differs")
         }
-        // What stays per frame: one record of a few numbers (the strings are kept once each).
-        #expect(MemoryLayout<BatchRecorder.Record>.stride <= 200, "\(MemoryLayout<BatchRecorder.Record>.stride) bytes")
+        // Nothing stays per frame in memory, and the scratch files left no trace in the folder.
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("streamed").path)
+        #expect(Set(left) == Set([F.results, F.trajectory, F.poses, F.groundTruth, F.geoJSON, F.summary, F.report]))
+    }
+
+    /// A record read back is the outcome written, in every field the summary and the report read.
+    @Test func aFrameRecordReadBackIsTheOutcomeWritten() throws {
+        var text: [String] = []
+        for (i, o) in Self.outcomes(200).enumerated() {
+            let record = FrameRecord(o) { s, _ in
+                text.append(s)
+                return FrameRecord.TextRef(offset: UInt64(text.count - 1), length: Int64(s.utf8.count))
+            }
+            var bytes = [UInt8](repeating: 0xAA, count: FrameRecord.size)
+            bytes.withUnsafeMutableBytes { record.write(into: $0) }
+            let back = bytes.withUnsafeBytes { FrameRecord(from: $0) }.outcome { text[Int($0.offset)] }
+            var expected = o
+            expected.result.evidence = nil; expected.result.inlierMatches = []
+            #expect(back == expected, "frame \(i)")
+        }
+    }
+
+    /// Out of order by more than the waiting lines hold, in the worst order there is (last
+    /// frame first), with reasons that never repeat: the lines come out in frame order and
+    /// the outcomes read back equal, strings that were not shared included.
+    @Test func reversedOrderAndUnsharedReasonsComeBackEqual() throws {
+        let all = Self.outcomes(2 * BatchRecorder.maxWaiting + 7).enumerated().map { i, o in
+            var o = o
+            if !o.result.isLocalized { o.result.reason = "cannot read frames/\(i).jpg" }
+            return o
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("arcloud-recorder-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (recorded, _) = try BatchRecorder.record(frameCount: all.count, into: dir, retention: nil) { record in
+            for i in all.indices.reversed() { record(i, all[i]) }
+            return 1
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let expectedLines = try all.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+        let lines = try String(contentsOf: dir.appendingPathComponent(BatchReport.File.results), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        #expect(lines == expectedLines)
+        #expect(recorded.count == all.count)
+        for (i, o) in recorded.enumerated() {
+            var expected = all[i]
+            expected.result.evidence = nil; expected.result.inlierMatches = []
+            #expect(o == expected, "frame \(i)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [BatchReport.File.results])
+    }
+
+    /// A frame recorded twice or never, or out of the run, is an error when the run ends, not a crash.
+    @Test func aFrameNeverRecordedIsAnError() throws {
+        let all = Self.outcomes(10)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("arcloud-recorder-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(throws: (any Error).self) {
+            _ = try BatchRecorder.record(frameCount: all.count, into: dir, retention: nil) { record in
+                for i in all.indices.dropFirst() { record(i, all[i]) }
+                return 1
+            }
+        }
+        #expect(throws: (any Error).self) {
+            _ = try BatchRecorder.record(frameCount: all.count, into: dir, retention: nil) { record in
+                for i in all.indices { record(i, all[i]) }
+                record(all.count, all[0])
+                return 1
+            }
+        }
     }
 }

@@ -52,6 +52,17 @@ public struct BatchReport: Sendable {
                   frameImage: Self.frameImage(of: session, in: directory))
     }
 
+    /// The report of a run of a session read as a stream (`StreamedSession`: `header` is
+    /// the session without its frames), stored in `directory`, against `map` when it is at
+    /// hand: as `init(session:in:map:mapName:mode:outcomes:summary:)`, each worst frame's
+    /// image found from the outcomes, which name it, rather than from frames held in memory.
+    public init(header: RecordedSession, in directory: URL, map: VPSMap?, mapName: String, mode: String,
+                outcomes: FrameOutcomes, summary: AccuracySummary) {
+        self.init(sessionName: header.name, mapName: map?.metadata.name ?? mapName, mode: mode, outcomes: outcomes,
+                  summary: summary, map: map.map { ReportMap($0) } ?? .none, camera: header.camera,
+                  frameImage: Self.frameImage(of: outcomes, in: directory))
+    }
+
     /// What `write(to: folder)` leaves there, as `arcloud localize` says it: the files
     /// written, and why the trajectory is not among them when no frame was localized.
     public func writtenLines(folder: URL) -> [String] {
@@ -69,6 +80,17 @@ public struct BatchReport: Sendable {
     private static func frameImage(of session: RecordedSession, in directory: URL) -> @Sendable (String) -> URL? {
         let frames = session.frames
         return { id in frames.last { $0.id == id }.flatMap { try? RecordedSession.imageURL(of: $0, in: directory) } }
+    }
+
+    /// A frame's image file as `frameImage(of:in:)` finds it, from the run's outcomes (the
+    /// last of that id, read backwards from the end): each names its frame's image.
+    private static func frameImage(of outcomes: FrameOutcomes, in directory: URL) -> @Sendable (String) -> URL? {
+        return { id in
+            outcomes.last { $0.frameId == id }.flatMap { o in
+                o.image.flatMap { try? RecordedSession.imageURL(of: RecordedSession.Frame(id: o.frameId, timestamp: o.timestamp, image: $0),
+                                                                in: directory) }
+            }
+        }
     }
 
     /// The file names written into the output folder.
@@ -122,8 +144,10 @@ public struct BatchReport: Sendable {
             try file.close()
         }
         let geoJSONFile = folder.appendingPathComponent(File.geoJSON)
-        if let geoJSON = TrajectoryGeoJSON.document(outcomes) {
-            try geoJSON.write(to: geoJSONFile, options: .atomic)
+        if outcomes.contains(where: { $0.result.geoPose != nil }) {
+            let file = try BufferedFile(geoJSONFile)
+            _ = try TrajectoryGeoJSON.write(outcomes) { try file.write($0) }
+            try file.close()
         } else {
             try? FileManager.default.removeItem(at: geoJSONFile)
         }

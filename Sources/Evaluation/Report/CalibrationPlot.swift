@@ -10,9 +10,11 @@ struct CalibrationPlot {
     var outcomes: FrameOutcomes
     var unit: ReportMap.LengthUnit
 
-    /// (claimed, actual) per localized frame with ground truth and a claim.
-    func pairs(_ pick: (PoseAccuracy, (translation: Double, rotationDegrees: Double)) -> (Double, Double)) -> [(Double, Double)] {
-        outcomes.compactMap { o in
+    /// (claimed, actual) per localized frame with ground truth and a claim, made as they are
+    /// read (each pass reads the outcomes again): a long run's are never held.
+    func pairs(_ pick: @escaping (PoseAccuracy, (translation: Double, rotationDegrees: Double)) -> (Double, Double))
+        -> some Sequence<(Double, Double)> {
+        outcomes.lazy.compactMap { o in
             guard let a = o.result.accuracy, let e = o.error else { return nil }
             return pick(a, e)
         }
@@ -25,8 +27,8 @@ struct CalibrationPlot {
     /// `positionPlot()` handed to `out` a part at a time.
     func writePositionPlot(_ out: (String) -> Void) {
         let all = pairs { a, e in (a.position, e.translation) }
-        let d = LengthDisplay.forLengths(upTo: all.map { max($0.0, $0.1) }.max() ?? 1, unit: unit)
-        plot(all.map { ($0.0 * d.factor, $0.1 * d.factor) }, what: "position", unit: d.unit, id: "calibration-position",
+        let d = LengthDisplay.forLengths(upTo: all.lazy.map { max($0.0, $0.1) }.max() ?? 1, unit: unit)
+        plot(all.lazy.map { ($0.0 * d.factor, $0.1 * d.factor) }, what: "position", unit: d.unit, id: "calibration-position",
              color: "#2b7bba", to: out)
     }
 
@@ -36,25 +38,34 @@ struct CalibrationPlot {
              color: "#7b3294", to: out)
     }
 
-    private func plot(_ points: [(claimed: Double, actual: Double)], what: String, unit: String, id: String,
-                      color: String, to out: (String) -> Void) {
-        let values = points.flatMap { [$0.claimed, $0.actual] }.filter { $0 > 0 }
-        let lo = (values.min() ?? 0.01) / 1.5, hi = (values.max() ?? 1) * 1.5
+    private func plot<Points: Sequence<(Double, Double)>>(_ points: Points, what: String, unit: String, id: String,
+                                                          color: String, to out: (String) -> Void) {
+        // The least and greatest positive value, claims and errors, in one pass.
+        var least: Double?, greatest: Double?, count = 0, within = 0
+        for (claimed, actual) in points {
+            count += 1
+            if actual <= claimed { within += 1 }
+            for v in [claimed, actual] where v > 0 {
+                if least.map({ v < $0 }) ?? true { least = v }
+                if greatest.map({ v > $0 }) ?? true { greatest = v }
+            }
+        }
+        let lo = (least ?? 0.01) / 1.5, hi = (greatest ?? 1) * 1.5
         let axis = AxisScale.logarithmic(lo, hi)
         var frame = PlotFrame(x: axis, y: axis, xTitle: "claimed 95 % bound on the \(what) error (\(unit), log scale)",
                               yTitle: "actual \(what) error (\(unit), log)")
         frame.height = 420
         let a = frame.point(axis.lower, axis.lower), b = frame.point(axis.upper, axis.upper)
-        let within = points.lazy.filter { $0.actual <= $0.claimed }.count
         frame.legend = [
             PlotFrame.LegendEntry(color: color, label: "within its claim (\(within))", shape: .dot),
-            PlotFrame.LegendEntry(color: "#d7301f", label: "outside its claim (\(points.count - within))", shape: .dot),
+            PlotFrame.LegendEntry(color: "#d7301f", label: "outside its claim (\(count - within))", shape: .dot),
             PlotFrame.LegendEntry(color: "#1a7a38", label: "error = claim", shape: .dashed),
         ]
         frame.write(id: id, to: out) { marks in
             marks("<line x1=\"\(svgNumber(a.x))\" y1=\"\(svgNumber(a.y))\" x2=\"\(svgNumber(b.x))\" y2=\"\(svgNumber(b.y))\" "
                   + "stroke=\"#1a7a38\" stroke-dasharray=\"6 4\"/>\n")
-            for p in points {
+            for (claimed, actual) in points {
+                let p = (claimed: claimed, actual: actual)
                 let q = frame.point(p.claimed, max(p.actual, axis.lower))
                 let outside = p.actual > p.claimed
                 marks("<circle cx=\"\(svgNumber(q.x))\" cy=\"\(svgNumber(q.y))\" r=\"3.5\" fill=\"\(outside ? "#d7301f" : color)\">"

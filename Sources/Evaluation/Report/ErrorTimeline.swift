@@ -11,20 +11,24 @@ struct ErrorTimeline {
     var thresholds: ReportThresholds
     var unit: ReportMap.LengthUnit
 
-    /// Seconds since the first frame (sessions may carry absolute clocks, e.g. Unix time).
-    var times: [Double] {
+    /// Seconds since the first frame (sessions may carry absolute clocks, e.g. Unix time),
+    /// made as they are read: a long run's are never held.
+    var times: LazyMapCollection<FrameOutcomes, Double> {
         let t0 = outcomes.first?.timestamp ?? 0
-        return outcomes.map { $0.timestamp - t0 }
+        return outcomes.lazy.map { $0.timestamp - t0 }
     }
 
     /// Points of one error series, nil where the frame has no error to show (failed, or no
-    /// ground truth): the plotted line breaks there.
-    func series(_ value: ((translation: Double, rotationDegrees: Double)) -> Double) -> [SIMD2<Double>?] {
-        zip(times, outcomes).map { t, o in o.error.map { SIMD2(t, max(value($0), 0)) } }
+    /// ground truth): the plotted line breaks there. Made as they are read.
+    func series(_ value: @escaping ((translation: Double, rotationDegrees: Double)) -> Double)
+        -> LazyMapCollection<FrameOutcomes, SIMD2<Double>?> {
+        let t0 = outcomes.first?.timestamp ?? 0
+        return outcomes.lazy.map { o in o.error.map { SIMD2(o.timestamp - t0, max(value($0), 0)) } }
     }
 
     var translationDisplay: LengthDisplay {
-        let largest = (outcomes.compactMap { $0.error?.translation } + thresholds.levels.map(\.translation)).max() ?? 1
+        let largestError = outcomes.lazy.compactMap { $0.error?.translation }.max()
+        let largest = ((largestError.map { [$0] } ?? []) + thresholds.levels.map(\.translation)).max() ?? 1
         return LengthDisplay.forLengths(upTo: largest, unit: unit)
     }
 
@@ -49,17 +53,26 @@ struct ErrorTimeline {
              yTitle: "rotation error (°, log scale)", id: "rotation-error", color: "#7b3294", to: out)
     }
 
-    private func plot(points: [SIMD2<Double>?], rules: [Double], ruleLabel: (Int) -> String,
-                      yTitle: String, id: String, color: String, to out: (String) -> Void) {
-        let values = points.compactMap { $0?.y }.filter { $0 > 0 } + rules.filter { $0 > 0 }
+    private func plot<Points: Sequence<SIMD2<Double>?>>(points: Points, rules: [Double], ruleLabel: (Int) -> String,
+                                                        yTitle: String, id: String, color: String, to out: (String) -> Void) {
+        // The least and greatest positive value, points and rules, gathered in one pass.
+        var least: Double?, greatest: Double?
+        func take(_ v: Double) {
+            guard v > 0 else { return }
+            if least.map({ v < $0 }) ?? true { least = v }
+            if greatest.map({ v > $0 }) ?? true { greatest = v }
+        }
+        for p in points { if let v = p?.y { take(v) } }
+        rules.forEach(take)
         // Errors of exactly zero sit on the lowest tick rather than at minus infinity.
         // Headroom above the largest value, so a threshold line is not drawn on the frame.
-        let lo = values.min() ?? 0.1, hi = (values.max() ?? 10) * 1.25
+        let lo = least ?? 0.1, hi = (greatest ?? 10) * 1.25
         let y = AxisScale.logarithmic(lo, hi)
         let floor = y.lower
         let shown = points.lazy.map { $0.map { SIMD2($0.x, max($0.y, floor)) } }
         let times = self.times
-        var frame = PlotFrame(x: AxisScale.linear(0, max(times.last ?? 1, 1e-3)), y: y,
+        let lastTime = outcomes.last.map { $0.timestamp - (outcomes.first?.timestamp ?? 0) }
+        var frame = PlotFrame(x: AxisScale.linear(0, max(lastTime ?? 1, 1e-3)), y: y,
                               xTitle: "time since the first frame (s)", yTitle: yTitle)
         let classes = FailureReasons(outcomes)
         frame.legend = [PlotFrame.LegendEntry(color: color, label: id == "translation-error" ? "translation error" : "rotation error", shape: .line)]

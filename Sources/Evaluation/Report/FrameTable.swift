@@ -19,7 +19,7 @@ struct FrameTable {
     /// The table, handed to `out` a row at a time: a long run's table is never held whole.
     func write(_ out: (String) -> Void) {
         let t0 = outcomes.first?.timestamp ?? 0
-        let d = LengthDisplay.forLengths(upTo: outcomes.compactMap { $0.error?.translation }.max() ?? 0.01, unit: unit)
+        let d = LengthDisplay.forLengths(upTo: outcomes.lazy.compactMap { $0.error?.translation }.max() ?? 0.01, unit: unit)
         let headers = ["#", "frame", "image", "time (s)", "status", "section", "inliers", "matches",
                        "translation error (\(d.unit))", "rotation error (°)", "reprojection (px)", "total (ms)", "reason"]
         var s = "<table id=\"frames\" class=\"sortable\"><thead><tr>"

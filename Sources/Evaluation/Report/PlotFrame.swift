@@ -132,28 +132,39 @@ struct PlotFrame {
         return s
     }
 
-    /// The same, handed to `out` a run at a time.
+    /// The same, handed to `out` a part at a time: a run as long as the session (every
+    /// frame localized) is written as it comes, a few thousand points at a time, not held.
     func brokenPolyline<Points: Sequence<SIMD2<Double>?>>(_ points: Points, color: String, width strokeWidth: Double = 1.8,
                                                           to out: (String) -> Void) {
-        var run: [SIMD2<Double>] = []
-        func flush() {
-            if run.count == 1 {
-                let q = point(run[0].x, run[0].y)
+        // A run of one point is a dot: the first point waits until the second says which.
+        var first: SIMD2<Double>?
+        var open = false, pending = "", written = 0
+        func add(_ p: SIMD2<Double>) {
+            let q = point(p.x, p.y)
+            pending += (written == 0 ? "" : " ") + "\(svgNumber(q.x)),\(svgNumber(q.y))"
+            written += 1
+            if pending.utf8.count >= 1 << 16 { out(pending); pending = "" }
+        }
+        func end() {
+            if let p = first, !open {
+                let q = point(p.x, p.y)
                 out("<circle cx=\"\(svgNumber(q.x))\" cy=\"\(svgNumber(q.y))\" r=\"2.5\" fill=\"\(color)\"/>\n")
-            } else if run.count > 1 {
-                var s = "<polyline class=\"run\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(svgNumber(strokeWidth))\" points=\""
-                for (i, p) in run.enumerated() {
-                    let q = point(p.x, p.y)
-                    s += (i == 0 ? "" : " ") + "\(svgNumber(q.x)),\(svgNumber(q.y))"
-                }
-                out(s + "\"/>\n")
+            } else if open {
+                out(pending + "\"/>\n")
             }
-            run.removeAll(keepingCapacity: true)
+            first = nil; open = false; pending = ""; written = 0
         }
         for p in points {
-            if let p { run.append(p) } else { flush() }
+            guard let p else { end(); continue }
+            if first == nil { first = p; continue }
+            if !open {
+                open = true
+                pending = "<polyline class=\"run\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(svgNumber(strokeWidth))\" points=\""
+                add(first!)
+            }
+            add(p)
         }
-        flush()
+        end()
     }
 
     /// A labelled horizontal line at `value` (a threshold).

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import VPSModel
 
 /// Recall against the translation threshold, one curve per rotation bound: the standard
@@ -29,12 +30,34 @@ struct RecallCurve {
         steps.last { $0.threshold <= threshold }?.recall ?? 0
     }
 
-    func plot() -> String {
+    func plot() -> String { gathered(write) }
+
+    /// `plot()` handed to `out` a part at a time. One pass gathers each curve's translation
+    /// errors in a `SpilledSort` (their count within each threshold, their least and greatest
+    /// as they come); each curve's steps are then drawn as the sort gives them back: a long
+    /// run's curve is never held, as values or as text.
+    func write(_ out: (String) -> Void) {
         let degrees = Array(Set(thresholds.levels.map(\.degrees))).sorted()
-        let curves = degrees.map { RecallCurve.steps(outcomes, degrees: $0) }
-        let largest = (curves.flatMap { $0.map(\.threshold) } + thresholds.levels.map(\.translation)).max() ?? 1
+        let curves = degrees.map { _ in SpilledSort() }
+        var scored = 0, greatest: Double?, leastPositive: Double?
+        // Per threshold: the frames within it on its own rotation bound's curve.
+        var withinLevel = [Int](repeating: 0, count: thresholds.levels.count)
+        for o in outcomes where o.groundTruth != nil {
+            scored += 1
+            guard let e = o.error else { continue }
+            for (k, bound) in degrees.enumerated() where e.rotationDegrees <= bound {
+                curves[k].append(e.translation)
+                if greatest.map({ e.translation > $0 }) ?? true { greatest = e.translation }
+                if e.translation > 0, leastPositive.map({ e.translation < $0 }) ?? true { leastPositive = e.translation }
+            }
+            for (i, t) in thresholds.levels.enumerated() where e.rotationDegrees <= t.degrees && e.translation <= t.translation {
+                withinLevel[i] += 1
+            }
+        }
+        let levels = thresholds.levels.map(\.translation)
+        let largest = ((greatest.map { [$0] } ?? []) + levels).max() ?? 1
         let d = LengthDisplay.forLengths(upTo: largest, unit: unit)
-        let positive = curves.flatMap { $0.map(\.threshold) }.filter { $0 > 0 } + thresholds.levels.map(\.translation)
+        let positive = (leastPositive.map { [$0] } ?? []) + levels
         let lo = (positive.min() ?? 0.01) * d.factor, hi = largest * d.factor * 1.25  // the last ring clear of the frame
         let x = AxisScale.logarithmic(lo, hi)
         // A little room above 100 %, so a curve that reaches it is not cut in half by the frame.
@@ -43,45 +66,55 @@ struct RecallCurve {
         var frame = PlotFrame(height: 380, x: x, y: percent,
                               xTitle: "translation threshold (\(d.unit), log scale)",
                               yTitle: "frames within the threshold (%)")
-        var marks = ""
-        for t in thresholds.levels {
-            let px = frame.point(t.translation * d.factor, 0).x
-            marks += "<line x1=\"\(svgNumber(px))\" y1=\"\(svgNumber(frame.margin.top))\" x2=\"\(svgNumber(px))\" "
-                + "y2=\"\(svgNumber(frame.height - frame.margin.bottom))\" stroke=\"#999\" stroke-dasharray=\"5 4\"/>"
-        }
         let palette = ["#1a9641", "#2b7bba", "#7b3294", "#e66101"]
         var legend: [PlotFrame.LegendEntry] = []
-        // Widest first: where curves coincide (every frame well within every angle) each
-        // still shows as a band around the next.
-        for k in curves.indices.reversed() {
-            let color = palette[k % palette.count]
-            // A step line: flat at each recall until the next frame enters.
-            var pts: [SIMD2<Double>] = [frame.point(x.lower, 0)]
-            var last = 0.0
-            for s in curves[k] {
-                let v = max(s.threshold * d.factor, x.lower)
-                pts.append(frame.point(v, last * 100)); pts.append(frame.point(v, s.recall * 100))
-                last = s.recall
-            }
-            pts.append(frame.point(x.upper, last * 100))
-            let strokeWidth = 2 + 2.6 * Double(k)
-            marks += "<polyline class=\"recall\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(svgNumber(strokeWidth))\" "
-                + "stroke-linejoin=\"round\" points=\"" + pts.map { "\(svgNumber($0.x)),\(svgNumber($0.y))" }.joined(separator: " ") + "\"/>\n"
-        }
         for k in curves.indices {
             legend.append(.init(color: palette[k % palette.count], label: "rotation within \(String(format: "%g", degrees[k]))°", shape: .line))
         }
         // The summary's own operating points: a ring on their curve, the value in the legend.
+        var rings = ""
         for (i, t) in thresholds.levels.enumerated() {
             guard let k = degrees.firstIndex(of: t.degrees) else { continue }
-            let r = RecallCurve.recall(at: t.translation, on: curves[k])
+            let r = withinLevel[i] > 0 ? Double(withinLevel[i]) / Double(scored) : 0
             let p = frame.point(t.translation * d.factor, r * 100)
-            marks += "<circle cx=\"\(svgNumber(p.x))\" cy=\"\(svgNumber(p.y))\" r=\"5.5\" fill=\"white\" stroke=\"\(palette[k % palette.count])\" stroke-width=\"2.2\"/>"
+            rings += "<circle cx=\"\(svgNumber(p.x))\" cy=\"\(svgNumber(p.y))\" r=\"5.5\" fill=\"white\" stroke=\"\(palette[k % palette.count])\" stroke-width=\"2.2\"/>"
             legend.append(.init(color: palette[k % palette.count],
                                 label: thresholds.label(i, unit: unit) + String(format: ": %.1f %%", r * 100), shape: .ring))
         }
         frame.legend = legend
-        return frame.svg(marks, id: "recall-curve")
+        frame.write(id: "recall-curve", to: out) { marks in
+            var lines = ""
+            for t in thresholds.levels {
+                let px = frame.point(t.translation * d.factor, 0).x
+                lines += "<line x1=\"\(svgNumber(px))\" y1=\"\(svgNumber(frame.margin.top))\" x2=\"\(svgNumber(px))\" "
+                    + "y2=\"\(svgNumber(frame.height - frame.margin.bottom))\" stroke=\"#999\" stroke-dasharray=\"5 4\"/>"
+            }
+            marks(lines)
+            // Widest first: where curves coincide (every frame well within every angle) each
+            // still shows as a band around the next.
+            for k in curves.indices.reversed() {
+                let color = palette[k % palette.count]
+                // A step line: flat at each recall until the next frame enters.
+                var text = "<polyline class=\"recall\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(svgNumber(2 + 2.6 * Double(k)))\" "
+                    + "stroke-linejoin=\"round\" points=\""
+                func add(_ p: SIMD2<Double>, first: Bool = false) {
+                    text += (first ? "" : " ") + "\(svgNumber(p.x)),\(svgNumber(p.y))"
+                    if text.utf8.count >= 1 << 16 { marks(text); text = "" }
+                }
+                add(frame.point(x.lower, 0), first: true)
+                var last = 0.0, entered = 0
+                curves[k].forEachAscending { t in
+                    entered += 1
+                    let recall = Double(entered) / Double(scored)
+                    let v = max(t * d.factor, x.lower)
+                    add(frame.point(v, last * 100)); add(frame.point(v, recall * 100))
+                    last = recall
+                }
+                add(frame.point(x.upper, last * 100))
+                marks(text + "\"/>\n")
+            }
+            marks(rings)
+        }
     }
 }
 

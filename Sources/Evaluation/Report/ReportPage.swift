@@ -36,7 +36,8 @@ struct ReportPage {
         if hasTruth {
             out("<h2 id=\"section-recall\">Recall</h2>\n<p>Share of the frames with ground truth placed within a distance, for each "
                 + "rotation bound; failed frames count as misses. Circles: the summary's thresholds.</p>\n")
-            out(RecallCurve(outcomes: r.outcomes, thresholds: thresholds, unit: unit).plot() + "\n")
+            RecallCurve(outcomes: r.outcomes, thresholds: thresholds, unit: unit).write(out)
+            out("\n")
             let timeline = ErrorTimeline(outcomes: r.outcomes, thresholds: thresholds, unit: unit)
             out("<h2 id=\"section-error\">Error over time</h2>\n<p>Against the ground truth, on log scales; dashed: thresholds. "
                 + "The line breaks where a frame failed (× on the lower edge, coloured by reason; hover for the frame and reason).</p>\n")

@@ -25,7 +25,8 @@ struct TopDownView {
         /// Whether up came from the map (false: guessed from the cameras).
         var upIsKnown: Bool
 
-        init(up given: SIMD3<Double>?, cameras: [SIMD3<Double>]) {
+        /// `cameras` is read a few times over when `given` is nil, never copied.
+        init<Cameras: Collection<SIMD3<Double>>>(up given: SIMD3<Double>?, cameras: Cameras) {
             let up: SIMD3<Double>
             if let given, length(given) > 0 {
                 up = normalize(given); upIsKnown = true
@@ -43,7 +44,7 @@ struct TopDownView {
         func project(_ p: SIMD3<Double>) -> SIMD2<Double> { SIMD2(dot(p, right), dot(p, pageUp)) }
 
         /// The coordinate axis (±x, ±y, ±z) along which `points` spread least.
-        static func leastVaryingAxis(_ points: [SIMD3<Double>]) -> SIMD3<Double> {
+        static func leastVaryingAxis<Points: Collection<SIMD3<Double>>>(_ points: Points) -> SIMD3<Double> {
             guard points.count > 1 else { return SIMD3(0, 1, 0) }
             let mean = points.reduce(SIMD3<Double>.zero, +) / Double(points.count)
             var v = SIMD3<Double>.zero
@@ -69,7 +70,8 @@ struct TopDownView {
     func write(_ out: (String) -> Void) {
         // The cameras are only needed to guess up.
         let upIsGiven = map.up.map { length($0) > 0 } ?? false
-        let basis = Basis(up: map.up, cameras: upIsGiven ? [] : outcomes.compactMap { $0.groundTruth?.center ?? $0.result.pose?.center })
+        let basis = upIsGiven ? Basis(up: map.up, cameras: [])
+            : Basis(up: map.up, cameras: outcomes.lazy.compactMap { $0.groundTruth?.center ?? $0.result.pose?.center })
         func track(_ o: FrameOutcome) -> (SIMD2<Double>?, SIMD2<Double>?) {
             (o.groundTruth.map { basis.project($0.center) }, o.result.pose.map { basis.project($0.center) })
         }

@@ -28,21 +28,26 @@ public struct WorstFrames {
     static func select<Outcomes: RandomAccessCollection<FrameOutcome>>(
         _ outcomes: Outcomes, thresholds: ReportThresholds, count: Int = shown, maxFailed: Int = maxFailedShown
     ) -> [FrameOutcome] where Outcomes.Index == Int {
-        // Sorted by index and key, not whole outcomes: a long run's are made again when read.
+        // The few best of each kind kept as the frames go by, by key and index, never a
+        // list of every frame: a long run's outcomes are read back from disk, one at a time.
         let failed = Array(outcomes.lazy.filter { !$0.result.isLocalized }.prefix(maxFailed))
         let primary = thresholds.levels.first ?? (translation: 1, degrees: 1)
+        let wanted = max(0, count - failed.count)
         var scored: [(index: Int, badness: Double)] = [], unscored: [(index: Int, inliers: Int)] = []
-        for i in outcomes.indices {
+        for i in outcomes.indices where wanted > 0 {
             let o = outcomes[i]
             if let e = o.error {
-                scored.append((i, max(e.translation / primary.translation, e.rotationDegrees / primary.degrees)))
+                // Worst first; of equal ones the earlier frame first (a stable sort's order).
+                let badness = max(e.translation / primary.translation, e.rotationDegrees / primary.degrees)
+                scored.insert((i, badness), at: scored.firstIndex { $0.badness < badness } ?? scored.count)
+                if scored.count > wanted { scored.removeLast() }
             } else if o.result.isLocalized {
-                unscored.append((i, o.result.inliers))
+                let inliers = o.result.inliers
+                unscored.insert((i, inliers), at: unscored.firstIndex { $0.inliers > inliers } ?? unscored.count)
+                if unscored.count > wanted { unscored.removeLast() }
             }
         }
-        scored.sort { $0.badness > $1.badness }
-        unscored.sort { $0.inliers < $1.inliers }
-        let rest = (scored.map(\.index) + unscored.map(\.index)).prefix(max(0, count - failed.count))
+        let rest = (scored.map(\.index) + unscored.map(\.index)).prefix(wanted)
         return failed + rest.map { outcomes[$0] }
     }
 

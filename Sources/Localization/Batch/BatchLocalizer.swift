@@ -65,16 +65,25 @@ public struct BatchLocalizer: Sendable {
     /// wall-clock seconds the run took.
     public func run(_ session: RecordedSession, in directory: URL, progress: (@Sendable (Int) -> Void)? = nil,
                     consume: @escaping @Sendable (Int, FrameOutcome) -> Void) throws -> Double {
-        let frames = session.frames
-        let workerCount = min(workers, max(frames.count, 1))
+        try run(frames: session.frames, camera: session.camera, in: directory, progress: progress, consume: consume)
+    }
+
+    /// As `run(_:in:progress:consume:)`, the frames read in order as the workers take them
+    /// (`SessionFrames`: a session read as a stream holds none of them): single-shot
+    /// workers share one reader, a tracking worker reads its own stretch. A frame that
+    /// cannot be read again (the file changed since it was opened) stops the run with its error.
+    public func run(frames: some SessionFrames, camera: CameraIntrinsics, in directory: URL,
+                    progress: (@Sendable (Int) -> Void)? = nil,
+                    consume: @escaping @Sendable (Int, FrameOutcome) -> Void) throws -> Double {
+        let frameCount = frames.count
+        let workerCount = min(workers, max(frameCount, 1))
         let pool = try (0..<workerCount).map(makeWorker)
         let done = Atomic<Int>(0)
+        let failure = Locked<(any Error)?>(nil)
         let start = DispatchTime.now().uptimeNanoseconds
-        let camera = session.camera
         let useGravity = useGravity, location = location
 
-        @Sendable func localize(_ i: Int, with worker: any FrameLocalizer, prior: Pose?) -> FrameOutcome {
-            let frame = frames[i]
+        @Sendable func localize(_ i: Int, _ frame: RecordedSession.Frame, with worker: any FrameLocalizer, prior: Pose?) -> FrameOutcome {
             let result: LocalizationResult
             do {
                 let bytes = try [UInt8](Data(contentsOf: RecordedSession.imageURL(of: frame, in: directory)))
@@ -89,28 +98,56 @@ public struct BatchLocalizer: Sendable {
             progress?(done.add(1, ordering: .relaxed).newValue)
             return outcome
         }
+        /// `read()`, or nil once any read failed (the first failure kept).
+        @Sendable func reading<T>(_ read: () throws -> T?) -> T? {
+            if failure.withLock({ $0 != nil }) { return nil }
+            do { return try read() } catch {
+                failure.withLock { if $0 == nil { $0 = error } }
+                return nil
+            }
+        }
 
         switch mode {
         case .singleShot:
-            let next = Atomic<Int>(0)
+            // One reader for all: a worker takes the next frame and its index under the lock.
+            let shared = Locked(SharedReader(try frames.reader(from: 0)))
             WorkerThreads.run(count: workerCount) { w in
-                while true {
-                    let i = next.add(1, ordering: .relaxed).oldValue
-                    if i >= frames.count { break }
-                    _ = localize(i, with: pool[w], prior: nil)
+                while let (i, frame) = reading({ try shared.withLock { try $0.next() } }) {
+                    _ = localize(i, frame, with: pool[w], prior: nil)
                 }
             }
         case .tracking:
-            let runLength = (frames.count + workerCount - 1) / workerCount
+            let runLength = (frameCount + workerCount - 1) / workerCount
             WorkerThreads.run(count: workerCount) { w in
                 var tracker = OdometryTracker()
-                for i in (w * runLength)..<min((w + 1) * runLength, frames.count) {
-                    let prior = tracker.predict(odometry: frames[i].odometry)
-                    let outcome = localize(i, with: pool[w], prior: prior)
-                    tracker.update(fix: outcome.result.pose, odometry: frames[i].odometry)
+                let first = w * runLength, end = min((w + 1) * runLength, frameCount)
+                guard first < end, let next = reading({ try frames.reader(from: first) }) else { return }
+                for i in first..<end {
+                    guard let frame = reading(next) else { return }
+                    let prior = tracker.predict(odometry: frame.odometry)
+                    let outcome = localize(i, frame, with: pool[w], prior: prior)
+                    tracker.update(fix: outcome.result.pose, odometry: frame.odometry)
                 }
             }
         }
+        if let error = failure.withLock({ $0 }) { throw error }
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+}
+
+/// The reader single-shot workers share, in a class: a closure kept in a lock's value
+/// directly would be wrapped in one more reabstraction thunk at every access, until calling
+/// it overflowed the stack (at about 12,000 frames).
+private final class SharedReader {
+    private let read: () throws -> RecordedSession.Frame?
+    private var index = 0
+
+    init(_ read: @escaping () throws -> RecordedSession.Frame?) { self.read = read }
+
+    /// The next frame and its index; nil after the last.
+    func next() throws -> (Int, RecordedSession.Frame)? {
+        guard let frame = try read() else { return nil }
+        defer { index += 1 }
+        return (index, frame)
     }
 }

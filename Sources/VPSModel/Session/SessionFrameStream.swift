@@ -27,6 +27,15 @@ package final class SessionFrameStream: @unchecked Sendable {
         self.source = source; self.fileName = fileName; self.chunkSize = chunkSize
     }
 
+    /// When false, `frames(codingPath:)` decodes every frame (so that an error in any comes
+    /// where it always came) but keeps none: it notes where every `checkpointInterval`-th
+    /// starts instead, for `StreamedSession` to read them again from there.
+    var keepsFrames = true
+    /// Byte offsets of frames 0, `checkpointInterval`, 2 × `checkpointInterval`, … (when frames are not kept).
+    private(set) var checkpoints: [Int] = []
+    /// Frames between checkpoints: 8 bytes of offset for every 1,024 frames.
+    static let checkpointInterval = 1024
+
     /// The frames, decoded in order; `codingPath` is where the array is in the session
     /// (`[frames]`), for errors.
     func frames(codingPath: [any CodingKey]) throws -> [RecordedSession.Frame] {
@@ -35,20 +44,33 @@ package final class SessionFrameStream: @unchecked Sendable {
         // Room for every frame at once (growing by doubling would hold up to three times
         // the frames for a moment), but never for more than the array's bytes could hold:
         // three megabytes of `{},` reserve room for 86,000 frames, not a million.
-        frames.reserveCapacity(min(count, byteCount / Self.minimumFrameBytes + 1))
+        if keepsFrames { frames.reserveCapacity(min(count, byteCount / Self.minimumFrameBytes + 1)) }
         let decoder = JSONDecoder()
+        var index = 0
         try SessionJSONReader.problems(in: source, fileName: fileName) {
             var scanner = JSONScanner(source, from: offset, chunkSize: chunkSize)
             try scanner.elements(depth: 1) { scanner in
-                let bytes = try scanner.value(depth: 2)
-                do {
-                    frames.append(try decoder.decode(RecordedSession.Frame.self, from: Data(bytes)))
-                } catch let e as DecodingError {
-                    throw e.located(under: codingPath + [FrameIndex(frames.count)])
+                if !keepsFrames, index % Self.checkpointInterval == 0 {
+                    _ = try scanner.peek()
+                    checkpoints.append(scanner.offset)
                 }
+                let frame = try Self.decodeFrame(try scanner.value(depth: 2), index: index, decoder: decoder, codingPath: codingPath)
+                if keepsFrames { frames.append(frame) }
+                index += 1
             }
         }
         return frames
+    }
+
+    /// Frame `index` from its bytes; a `DecodingError` located in the whole file, under
+    /// `codingPath` (where the frames array is).
+    static func decodeFrame(_ bytes: [UInt8], index: Int, decoder: JSONDecoder,
+                            codingPath: [any CodingKey]) throws -> RecordedSession.Frame {
+        do {
+            return try decoder.decode(RecordedSession.Frame.self, from: Data(bytes))
+        } catch let e as DecodingError {
+            throw e.located(under: codingPath + [FrameIndex(index)])
+        }
     }
 
     /// `frames[i]` in a coding path, spelled as the decoder spells an array index.

@@ -49,6 +49,32 @@ package enum SessionJSONReader {
                                       userInfo: [SessionFrameStream.userInfoKey: frames])
     }
 
+    /// Reads the session in the file `file` as a stream (`StreamedSession`): every frame is
+    /// decoded once, so the errors are `load`'s, but none is kept. Throws a `DatasetProblem`.
+    package static func stream(_ file: URL, chunkSize: Int = chunkSize) throws -> StreamedSession {
+        let reader: RegularFileReader
+        do { reader = try RegularFileReader(file) } catch {
+            throw DatasetProblem(.unreadableFile, at: file.lastPathComponent, "\(error)")
+        }
+        return try stream(reader, fileName: file.lastPathComponent, chunkSize: chunkSize)
+    }
+
+    /// Reads a session from `source` as a stream; `fileName` names it in errors.
+    package static func stream(_ source: any JSONByteSource, fileName: String,
+                               chunkSize: Int = chunkSize) throws -> StreamedSession {
+        let frames = SessionFrameStream(source: source, fileName: fileName, chunkSize: chunkSize)
+        frames.keepsFrames = false
+        let outline = try problems(in: source, fileName: fileName) {
+            try self.outline(of: source, fileName: fileName, chunkSize: chunkSize, frames: frames)
+        }
+        let header = try DatasetJSON.decode(RecordedSession.self, from: outline, fileName: fileName,
+                                            supportedVersion: RecordedSession.currentVersion,
+                                            userInfo: [SessionFrameStream.userInfoKey: frames])
+        return StreamedSession(header: header, count: frames.offset == nil ? 0 : frames.count, source: source,
+                               fileName: fileName, chunkSize: chunkSize, checkpoints: frames.checkpoints,
+                               interval: SessionFrameStream.checkpointInterval)
+    }
+
     /// The top-level members the session reads, but for the frames, as a JSON document;
     /// notes in `frames` where the frames array is and how many it holds.
     private static func outline(of source: any JSONByteSource, fileName: String, chunkSize: Int,

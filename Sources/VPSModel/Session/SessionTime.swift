@@ -26,13 +26,20 @@ public enum SessionTime {
     /// Every frame timestamp and script time of `session` that is not a session time,
     /// located as `frames[3].timestamp` or `script[0].time`.
     public static func problems(of session: RecordedSession) -> [DatasetProblem] {
-        var out: [DatasetProblem] = []
-        for (i, frame) in session.frames.enumerated() {
-            if let p = problem(frame.timestamp) {
-                out.append(DatasetProblem(.invalidTime, at: "frames[\(i)].timestamp", "timestamp of frame '\(frame.id)': \(p)"))
-            }
+        session.frames.enumerated().compactMap { problem(ofFrame: $1, at: $0) } + problems(ofScript: session.script)
+    }
+
+    /// The problem of frame `i`'s timestamp, located as `frames[3].timestamp`; nil when it is a session time.
+    public static func problem(ofFrame frame: RecordedSession.Frame, at i: Int) -> DatasetProblem? {
+        problem(frame.timestamp).map {
+            DatasetProblem(.invalidTime, at: "frames[\(i)].timestamp", "timestamp of frame '\(frame.id)': \($0)")
         }
-        for (i, action) in (session.script ?? []).enumerated() {
+    }
+
+    /// The script's times that are not session times, located as `script[0].time`.
+    public static func problems(ofScript script: [ScriptAction]?) -> [DatasetProblem] {
+        var out: [DatasetProblem] = []
+        for (i, action) in (script ?? []).enumerated() {
             if let p = problem(action.time) {
                 out.append(DatasetProblem(.invalidTime, at: "script[\(i)].time", "time of script action \(i): \(p)"))
             }

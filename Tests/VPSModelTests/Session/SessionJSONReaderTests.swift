@@ -20,6 +20,18 @@ import VPSModel
         } catch let p as DatasetProblem { return .failure(p) } catch { fatalError("\(error)") }
     }
 
+    /// The session read as a stream (`StreamedSession`), its frames read back into it.
+    private func opened(_ data: Data, chunkSize: Int = 1 << 16) -> Result<RecordedSession, DatasetProblem> {
+        do {
+            let stream = try SessionJSONReader.stream(data, fileName: RecordedSession.fileName, chunkSize: chunkSize)
+            var session = stream.header
+            #expect(session.frames.isEmpty)
+            try stream.forEach { _, frame in session.frames.append(frame) }
+            #expect(session.frames.count == stream.count)
+            return .success(session)
+        } catch let p as DatasetProblem { return .failure(p) } catch { fatalError("\(error)") }
+    }
+
     private func fixtureJSON() throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: DatasetFixtures.session().encoded()) as? [String: Any])
     }
@@ -40,6 +52,7 @@ import VPSModel
             let expected = try wholeFile(data).get()
             #expect(try RecordedSession.load(from: file.deletingLastPathComponent()) == expected, "\(name)")
             #expect(try streamed(data, chunkSize: 7).get() == expected, "\(name)")
+            #expect(try opened(data, chunkSize: 7).get() == expected, "\(name)")
         }
     }
 
@@ -94,6 +107,8 @@ import VPSModel
             let expected = wholeFile(data)
             #expect(streamed(data) == expected, "\(label)")
             #expect(streamed(data, chunkSize: 3) == expected, "\(label)")
+            #expect(opened(data) == expected, "\(label)")
+            #expect(opened(data, chunkSize: 3) == expected, "\(label)")
         }
     }
 
@@ -109,8 +124,36 @@ import VPSModel
         #expect(try streamed(Data(text.utf8)).get() == wholeFile(Data(text.utf8)).get())
         text = text.replacingOccurrences(of: #""id" : "737""#, with: #""id" : 737"#)
         let p = try #require(streamed(Data(text.utf8)).failure)
+        #expect(opened(Data(text.utf8)).failure == p)
         #expect(p.kind == .malformedJSON && p.location == "session.json: frames[737].id", "\(p)")
         #expect(p.message.hasPrefix("expected a string"), "\(p)")
+    }
+
+    /// A stream's readers start at any frame (past several checkpoints, in chunks of any
+    /// size) and give the frames the whole file holds from there.
+    @Test func aStreamReadsFromAnyFrame() throws {
+        var session = DatasetFixtures.session()
+        session.frames = (0..<2600).map { i in
+            var f = session.frames[i % 3]
+            f.id = String(i)
+            f.timestamp = Double(i)
+            return f
+        }
+        let data = try session.encoded()
+        session = try RecordedSession.decode(data)  // quaternions as read: normalized
+        for chunkSize in [5, 1 << 16] {
+            let stream = try SessionJSONReader.stream(data, fileName: RecordedSession.fileName, chunkSize: chunkSize)
+            #expect(stream.count == 2600 && stream.header.name == session.name && stream.header.camera == session.camera)
+            for start in [0, 1, 1023, 1024, 1025, 2047, 2048, 2599, 2600, 3000] {
+                let next = try stream.reader(from: start)
+                var read: [RecordedSession.Frame] = []
+                while let f = try next() { read.append(f) }
+                #expect(read == Array(session.frames.dropFirst(start)), "from \(start), chunks of \(chunkSize): \(read.count) frames")
+            }
+        }
+        // The array form reads alike.
+        let next = session.frames.reader(from: 2598)
+        #expect(try next()?.id == "2598" && next()?.id == "2599" && next() == nil)
     }
 
     /// Frames are counted before they are decoded; a count of empty objects reserves no

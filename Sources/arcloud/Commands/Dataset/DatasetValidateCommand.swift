@@ -39,9 +39,9 @@ struct DatasetValidateCommand: Command {
 
     static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
         let dir = URL(fileURLWithPath: args.session, isDirectory: true)
-        let check = try SessionFolderCheck(folder: dir) { session in
-            guard !args.quiet, session.frames.count >= progressFromFrames else { return nil }
-            let reporter = ProgressReporter(label: "dataset validate \(session.name)", total: session.frames.count)
+        let check = try SessionFolderCheck(folder: dir) { session, frames in
+            guard !args.quiet, frames >= progressFromFrames else { return nil }
+            let reporter = ProgressReporter(label: "dataset validate \(session.name)", total: frames)
             return { reporter.update($0) }
         }
         if !check.problems.isEmpty {

@@ -97,11 +97,11 @@ struct LocalizeCommand: Command {
 
     static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
         let mapPath = args.map, mode = args.mode, sessionURL = URL(fileURLWithPath: args.session)
-        let session = try RecordedSession.load(from: sessionURL)
+        let session = try StreamedSession.open(sessionURL), header = session.header
         // A session no frame of which can localize is a failure, not an empty success; the
         // checks are those of every reader (dataset validate, simulate, the SDK).
         try SessionValidator.requireUsable(session, at: sessionURL)
-        let out = URL(fileURLWithPath: args.out ?? "out/\(session.name)")
+        let out = URL(fileURLWithPath: args.out ?? "out/\(header.name)")
         try OutputLocation.prepareFolder(out.path, for: "--out")
 
         var batch: BatchLocalizer
@@ -143,25 +143,25 @@ struct LocalizeCommand: Command {
         }
 
         batch.location = args.near
-        let progress = ProgressReporter(label: "localize \(session.name)", total: session.frames.count)
+        let progress = ProgressReporter(label: "localize \(header.name)", total: session.count)
         let sessionFolder = sessionURL.hasDirectoryPath || sessionURL.pathExtension != "json" ? sessionURL : sessionURL.deletingLastPathComponent()
-        let scoring = BatchScoring(session: session, map: localMap)
-        let (outcomes, seconds) = try BatchRecorder.record(session, into: out, retention: scoring.retention) {
-            try batch.run(session, in: sessionFolder, progress: { progress.update($0) }, consume: $0)
+        let scoring = try BatchScoring(frames: session, map: localMap)
+        let (outcomes, seconds) = try BatchRecorder.record(frameCount: session.count, into: out, retention: scoring.retention) {
+            try batch.run(frames: session, camera: header.camera, in: sessionFolder, progress: { progress.update($0) }, consume: $0)
         }
         var summary = AccuracySummary(outcomes: outcomes, wallSeconds: seconds, thresholds: scoring.thresholds)
-        summary.geoPoses = session.georeference.flatMap { GeoPoseCheck(outcomes, truth: $0) }
-        summary.geoPosesToGPS = GeoPoseGPSCheck(outcomes, session: session)
-        let report = BatchReport(session: session, in: sessionFolder, map: localMap, mapName: mapName, mode: mode.rawValue,
+        summary.geoPoses = header.georeference.flatMap { GeoPoseCheck(outcomes, truth: $0) }
+        summary.geoPosesToGPS = try GeoPoseGPSCheck(outcomes, frames: session)
+        let report = BatchReport(header: header, in: sessionFolder, map: localMap, mapName: mapName, mode: mode.rawValue,
                                  outcomes: outcomes, summary: summary)
         try report.write(to: out, results: false)
-        print("session \(session.name) against map \(mapName), mode \(mode.rawValue), "
+        print("session \(header.name) against map \(mapName), mode \(mode.rawValue), "
               + (service.map { "\($0.client.baseURL), \(workers) requests at a time" } ?? "\(workers) workers"))
         print(summary.text)
         report.writtenLines(folder: out).forEach { print($0) }
         if let service {
             print(service.report)
-            if let failure = service.failure(frames: session.frames.count) {
+            if let failure = service.failure(frames: session.count) {
                 FileHandle.standardError.write(Data("arcloud: localize: \(failure)\n".utf8))
                 return 1
             }
