@@ -142,6 +142,33 @@ import TestSupport
         }
     }
 
+    /// A bucket is scanned in blocks of four that skip any block unable to change the best
+    /// two distances; a mask scans it one descriptor at a time. Both give the same matches,
+    /// with and without groups, for buckets of every length modulo four.
+    @Test func blockScanEqualsOneAtATime() throws {
+        let train = descriptors(503, seed: 31)
+        // Near twins in other groups, so that the second distances and the ratio test matter.
+        var twins = train
+        twins.replaceSubrange(32 * 250 ..< 32 * 400, with: flip(Array(train[0 ..< 32 * 150]), bits: 6, seed: 32))
+        let query = flip(Array(twins[0 ..< 32 * 200]), bits: 18, seed: 33) + descriptors(40, seed: 34)
+        let nq = query.count / 32
+        let groups = (0 ..< 503).map { Int32($0 / 3) }
+        let everything = [UInt8](repeating: 1, count: 503)
+        for offsets: [Int32] in [[0, 503], [0, 1, 6, 13, 100, 101, 503], [0, 2, 3, 503]] {
+            let buckets = CandidateLists((0 ..< nq).map { q in q % 3 == 0 ? [0] : Array(0 ..< offsets.count - 1) })
+            for matcher in [DescriptorMatcher(ratio: 0.8), DescriptorMatcher(ratio: nil, maxDistance: 60, mutual: true)] {
+                for g in [nil, groups] {
+                    let blocks = try matcher.match(query: query, train: twins, bucketOffsets: offsets, buckets: buckets,
+                                                   trainGroups: g)
+                    let single = try matcher.match(query: query, train: twins, bucketOffsets: offsets, buckets: buckets,
+                                                   trainGroups: g, trainMask: everything)
+                    #expect(blocks == single)
+                    #expect(!blocks.isEmpty)
+                }
+            }
+        }
+    }
+
     @Test func badDescriptorBuffersAreRejected() throws {
         #expect(throws: VisionError.self) { try DescriptorMatcher().match(query: [1, 2, 3], train: []) }
         #expect(try DescriptorMatcher().match(query: [], train: descriptors(3, seed: 1)).isEmpty)
