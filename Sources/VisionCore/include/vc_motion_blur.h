@@ -25,7 +25,8 @@ typedef struct vc_motion_blur {
 /* Estimates the motion blur of `gray` (width*height bytes, row-major, stride = width,
  * caller-owned, read only; both sides >= 16). The length is searched, which costs two
  * Fourier transforms of the image with its borders mirrored, only when the anisotropy reaches min_anisotropy; otherwise
- * length_px is 0. Lengths are searched up to a sixteenth of the longer side (at least
+ * length_px is 0. On an image larger than 640x480 (480x640 upright) the search reads the
+ * central window of that size. Lengths are searched up to a sixteenth of the longer side (at least
  * 16 px). VC_ERR_INVALID_ARGUMENT for NULL pointers or too small an image. */
 vc_status vc_motion_blur_estimate(const uint8_t *gray, int32_t width, int32_t height, double min_anisotropy,
                                   vc_motion_blur *out);
@@ -33,7 +34,8 @@ vc_status vc_motion_blur_estimate(const uint8_t *gray, int32_t width, int32_t he
 /* Estimates `gray`'s blur as vc_motion_blur_estimate does (into *blur) and, when the length
  * found reaches min_length and is at most the image's shorter side (vc_motion_deblur's
  * bound), writes the image with it removed into `out` (as vc_motion_deblur does) and sets
- * *removed to 1; otherwise *removed is 0 and `out` is left untouched. The length search and the deconvolution share one transform of the image,
+ * *removed to 1; otherwise *removed is 0 and `out` is left untouched. On an image of at most
+ * 640x480 the length search and the deconvolution share one transform of the image,
  * which makes this cheaper than the two calls. `out`: width*height bytes, caller-owned, may
  * not alias `gray`. VC_ERR_INVALID_ARGUMENT as for the two calls. */
 vc_status vc_motion_blur_remove(const uint8_t *gray, int32_t width, int32_t height, double min_anisotropy,
