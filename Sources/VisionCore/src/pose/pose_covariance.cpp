@@ -41,6 +41,33 @@ bool linearize(const PoseProblem &p, const CameraPose &pose, int i, Eigen::Vecto
     return true;
 }
 
+// Correspondence i's share of the normal equations (its residual r and Jacobian J, its
+// weight W), added to *H, *b and *chi2; its Hᵢ and bᵢ also to a region's, when given.
+inline void add_share(const Eigen::Vector2d &r, const Eigen::Matrix<double, 2, 6> &J, const Eigen::Matrix2d &W,
+                      Mat6 *H, Vec6 *b, double *chi2, Mat6 *region_H = nullptr, Vec6 *region_b = nullptr) {
+    const Eigen::Matrix<double, 6, 2> JtW = J.transpose() * W;
+    const Mat6 Hi = JtW * J;
+    const Vec6 bi = JtW * r;
+    *H += Hi;
+    *b += bi;
+    *chi2 += r.dot(W * r);
+    if (region_H) {
+        *region_H += Hi;
+        *region_b += bi;
+    }
+}
+
+// The gravity prior's share of the normal equations at `pose`, when it has one.
+inline void add_gravity(const PoseProblem &p, const CameraPose &pose, Mat6 *H, Vec6 *b, double *chi2) {
+    if (p.gravity_weight > 0) {
+        const Eigen::Vector3d g = p.gravity_weight * (pose.R.col(1) - p.up_cam);
+        const Eigen::Matrix3d Jw = -p.gravity_weight * skew(pose.R.col(1));
+        H->topLeftCorner<3, 3>().noalias() += Jw.transpose() * Jw;
+        b->head<3>().noalias() += Jw.transpose() * g;
+        *chi2 += g.squaredNorm();
+    }
+}
+
 // Gauss–Newton normal equations at `pose` over the usable correspondences, with the
 // weights fixed in t_weights; χ² into *chi2. With `slot` (a region index per
 // correspondence, negative: none), each region's share also goes into region_H, region_b.
@@ -54,26 +81,12 @@ int accumulate(const PoseProblem &p, const CameraPose &pose, Mat6 *H, Vec6 *b, d
     Eigen::Matrix<double, 2, 6> J;
     for (int i = 0; i < p.n; ++i) {
         if (!t_usable[size_t(i)] || !linearize(p, pose, i, &r, &J)) continue;
-        const Eigen::Matrix2d &W = t_weights[size_t(i)];
-        const Eigen::Matrix<double, 6, 2> JtW = J.transpose() * W;
-        const Mat6 Hi = JtW * J;
-        const Vec6 bi = JtW * r;
-        *H += Hi;
-        *b += bi;
-        *chi2 += r.dot(W * r);
+        const bool in_region = slot && slot[i] >= 0;
+        add_share(r, J, t_weights[size_t(i)], H, b, chi2, in_region ? &region_H[slot[i]] : nullptr,
+                  in_region ? &region_b[slot[i]] : nullptr);
         ++used;
-        if (slot && slot[i] >= 0) {
-            region_H[slot[i]] += Hi;
-            region_b[slot[i]] += bi;
-        }
     }
-    if (p.gravity_weight > 0) {
-        const Eigen::Vector3d g = p.gravity_weight * (pose.R.col(1) - p.up_cam);
-        const Eigen::Matrix3d Jw = -p.gravity_weight * skew(pose.R.col(1));
-        H->topLeftCorner<3, 3>().noalias() += Jw.transpose() * Jw;
-        b->head<3>().noalias() += Jw.transpose() * g;
-        *chi2 += g.squaredNorm();
-    }
+    add_gravity(p, pose, H, b, chi2);
     return used;
 }
 
@@ -110,15 +123,17 @@ bool solve_spd(const Mat6 &H, const Vec6 &rhs, Vec6 *x) {
 }
 
 // Gauss–Newton steps from `pose` until the step is negligible (at most `iterations`); false
-// when the correspondences do not determine the pose. The jackknife's steps start from this
-// solution and scale each region's shift by n / m − 1, so an unconverged solve would pass
-// for variance.
-bool resolve(const PoseProblem &p, CameraPose *pose, int iterations) {
-    Mat6 H;
-    Vec6 b, step;
+// when the correspondences do not determine the pose. H0, b0, used0: the normal equations
+// at `pose` itself, already accumulated by the caller (the first step's). The jackknife's
+// steps start from this solution and scale each region's shift by n / m − 1, so an
+// unconverged solve would pass for variance.
+bool resolve(const PoseProblem &p, CameraPose *pose, int iterations, const Mat6 &H0, const Vec6 &b0, int used0) {
+    Mat6 H = H0;
+    Vec6 b = b0, step;
     double chi2;
     for (int it = 0; it < iterations; ++it) {
-        if (accumulate(p, *pose, &H, &b, &chi2) < 3 || !solve_spd(H, -b, &step)) return false;
+        const int used = it == 0 ? used0 : accumulate(p, *pose, &H, &b, &chi2);
+        if (used < 3 || !solve_spd(H, -b, &step)) return false;
         pose->R = exp_so3(step.head<3>()) * pose->R;
         pose->t += step.tail<3>();
         // Converged: the step turns the camera by less than 1e-10 rad and moves it by less
@@ -165,6 +180,14 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     // a common-mode error no residual and no region left out can show. First order: the pose
     // moves by −H⁻¹ S δK, S = Σ Jᵢᵀ Wᵢ ∂rᵢ/∂(fx, fy, cx, cy), gathered in the same pass.
     Eigen::Matrix<double, 6, 4> S_K = Eigen::Matrix<double, 6, 4>::Zero();
+    // The normal equations at `pose` in the same pass: the weights are fixed as they are
+    // made, and each correspondence is linearized once.
+    Mat6 H, cov;
+    Vec6 b;
+    double chi2 = 0;
+    H.setZero();
+    b.setZero();
+    int used = 0;
     for (int i = 0; i < p.n; ++i) {
         if (!linearize(p, pose, i, &r, &J, &JX)) continue;
         const double s = 1 / p.weight(i);
@@ -183,12 +206,10 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
             JK << Z.x() / Z.z(), 0, 1, 0, 0, Z.y() / Z.z(), 0, 1;
             S_K.noalias() += J.transpose() * t_weights[size_t(i)] * JK;
         }
+        add_share(r, J, t_weights[size_t(i)], &H, &b, &chi2);
+        ++used;
     }
-
-    Mat6 H, cov;
-    Vec6 b;
-    double chi2;
-    const int used = accumulate(p, pose, &H, &b, &chi2);
+    add_gravity(p, pose, &H, &b, &chi2);
     if (used < 3 || !invert(H, &cov)) return out;
     // The residuals' own variance factor (2 per correspondence, 2 from a gravity prior, 6
     // unknowns), never below the noise model's.
@@ -234,7 +255,7 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     }
     if (regions < 4) return out;
     CameraPose full = pose;
-    if (!resolve(p, &full, 20)) return out;
+    if (!resolve(p, &full, 20, H, b, used)) return out;
     // Each region's share of the normal equations at `full`, in one pass; leaving a region
     // out is then one Gauss–Newton step from `full` on the rest (a linearised jackknife:
     // a region holds a few percent of the inliers, and the step from the full solution is
