@@ -73,6 +73,9 @@ inline void add_gravity(const PoseProblem &p, const CameraPose &pose, Mat6 *H, V
 // correspondence, negative: none), each region's share also goes into region_H, region_b.
 int accumulate(const PoseProblem &p, const CameraPose &pose, Mat6 *H, Vec6 *b, double *chi2,
                const int *slot = nullptr, Mat6 *region_H = nullptr, Vec6 *region_b = nullptr) {
+    // Bound once: every use of a thread_local by name calls its TLS wrapper.
+    const auto &usable = t_usable;
+    const auto &weights = t_weights;
     H->setZero();
     b->setZero();
     *chi2 = 0;
@@ -80,9 +83,9 @@ int accumulate(const PoseProblem &p, const CameraPose &pose, Mat6 *H, Vec6 *b, d
     Eigen::Vector2d r;
     Eigen::Matrix<double, 2, 6> J;
     for (int i = 0; i < p.n; ++i) {
-        if (!t_usable[size_t(i)] || !linearize(p, pose, i, &r, &J)) continue;
+        if (!usable[size_t(i)] || !linearize(p, pose, i, &r, &J)) continue;
         const bool in_region = slot && slot[i] >= 0;
-        add_share(r, J, t_weights[size_t(i)], H, b, chi2, in_region ? &region_H[slot[i]] : nullptr,
+        add_share(r, J, weights[size_t(i)], H, b, chi2, in_region ? &region_H[slot[i]] : nullptr,
                   in_region ? &region_b[slot[i]] : nullptr);
         ++used;
     }
@@ -168,11 +171,17 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     out.rotation_sigma = out.centre_sigma = inf;
     out.pose.setConstant(inf);
     out.centre.setConstant(inf);
+    // Bound once: every use of a thread_local by name calls its TLS wrapper.
+    auto &weights = t_weights;
+    auto &usable = t_usable;
+    auto &group_ids = t_group_ids, &group_sizes = t_group_sizes, &slot = t_slot;
+    auto &group_H = t_group_H;
+    auto &group_b = t_group_b;
 
     // Each correspondence's residual covariance: keypoint noise (level-0 pixels at its
     // level) plus the world point's covariance seen through the projection.
-    t_weights.resize(size_t(p.n));
-    t_usable.assign(size_t(p.n), 0);
+    weights.resize(size_t(p.n));
+    usable.assign(size_t(p.n), 0);
     Eigen::Vector2d r;
     Eigen::Matrix<double, 2, 6> J;
     Eigen::Matrix<double, 2, 3> JX;
@@ -198,15 +207,15 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
             S << c[0], c[1], c[2], c[1], c[3], c[4], c[2], c[4], c[5];
             C.noalias() += JX * S * JX.transpose();
         }
-        t_weights[size_t(i)] = C.inverse();
-        t_usable[size_t(i)] = 1;
+        weights[size_t(i)] = C.inverse();
+        usable[size_t(i)] = 1;
         if (intrinsics_sigma) {
             const Eigen::Vector3d Z = pose.R * p.X[i] + pose.t;
             Eigen::Matrix<double, 2, 4> JK;
             JK << Z.x() / Z.z(), 0, 1, 0, 0, Z.y() / Z.z(), 0, 1;
-            S_K.noalias() += J.transpose() * t_weights[size_t(i)] * JK;
+            S_K.noalias() += J.transpose() * weights[size_t(i)] * JK;
         }
-        add_share(r, J, t_weights[size_t(i)], &H, &b, &chi2);
+        add_share(r, J, weights[size_t(i)], &H, &b, &chi2);
         ++used;
     }
     add_gravity(p, pose, &H, &b, &chi2);
@@ -234,24 +243,24 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
 
     // Delete-a-group jackknife with groups of unequal size (Busing, Meijer & van der Leeden
     // 1999): pseudo-values h θ̂ − (h − 1) θ₋g with h = n / m_g, about the full solution.
-    t_group_ids.clear();
-    t_group_sizes.clear();
-    t_slot.assign(size_t(p.n), -1);
+    group_ids.clear();
+    group_sizes.clear();
+    slot.assign(size_t(p.n), -1);
     for (int i = 0; i < p.n; ++i) {
-        if (!t_usable[size_t(i)] || groups[i] < 0) continue;
-        const auto it = std::find(t_group_ids.begin(), t_group_ids.end(), groups[i]);
-        t_slot[size_t(i)] = int(it - t_group_ids.begin());
-        if (it == t_group_ids.end()) {
-            t_group_ids.push_back(groups[i]);
-            t_group_sizes.push_back(1);
+        if (!usable[size_t(i)] || groups[i] < 0) continue;
+        const auto it = std::find(group_ids.begin(), group_ids.end(), groups[i]);
+        slot[size_t(i)] = int(it - group_ids.begin());
+        if (it == group_ids.end()) {
+            group_ids.push_back(groups[i]);
+            group_sizes.push_back(1);
         } else {
-            ++t_group_sizes[size_t(t_slot[size_t(i)])];
+            ++group_sizes[size_t(slot[size_t(i)])];
         }
     }
     int grouped = 0, regions = 0;
-    for (size_t g = 0; g < t_group_ids.size(); ++g) {
-        grouped += t_group_sizes[g];
-        if (t_group_sizes[g] >= 2) ++regions;
+    for (size_t g = 0; g < group_ids.size(); ++g) {
+        grouped += group_sizes[g];
+        if (group_sizes[g] >= 2) ++regions;
     }
     if (regions < 4) return out;
     CameraPose full = pose;
@@ -260,22 +269,22 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     // out is then one Gauss–Newton step from `full` on the rest (a linearised jackknife:
     // a region holds a few percent of the inliers, and the step from the full solution is
     // as small as the region's pull).
-    t_group_H.assign(t_group_ids.size(), Mat6::Zero());
-    t_group_b.assign(t_group_ids.size(), Vec6::Zero());
+    group_H.assign(group_ids.size(), Mat6::Zero());
+    group_b.assign(group_ids.size(), Vec6::Zero());
     Mat6 H_all;
     Vec6 b_all;
-    accumulate(p, full, &H_all, &b_all, &chi2, t_slot.data(), t_group_H.data(), t_group_b.data());
+    accumulate(p, full, &H_all, &b_all, &chi2, slot.data(), group_H.data(), group_b.data());
     const Eigen::Matrix<double, 3, 6> Jc_full = centre_jacobian(full);
     std::vector<Vec6> left_out;
     std::vector<double> h;
-    left_out.reserve(t_group_ids.size());
-    h.reserve(t_group_ids.size());
-    for (size_t g = 0; g < t_group_ids.size(); ++g) {
-        if (t_group_sizes[g] < 2 || t_group_sizes[g] >= grouped) continue;
+    left_out.reserve(group_ids.size());
+    h.reserve(group_ids.size());
+    for (size_t g = 0; g < group_ids.size(); ++g) {
+        if (group_sizes[g] < 2 || group_sizes[g] >= grouped) continue;
         Vec6 step;
         // A region the rest cannot do without: the pose rests on it alone, which is as
         // uncertain as a pose gets.
-        if (!solve_spd(H_all - t_group_H[g], t_group_b[g] - b_all, &step)) {
+        if (!solve_spd(H_all - group_H[g], group_b[g] - b_all, &step)) {
             out.rotation_sigma = out.centre_sigma = out.rotation_bound95 = out.centre_bound95 = inf;
             out.determined = false;
             return out;
@@ -284,7 +293,7 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
         v.head<3>() = step.head<3>();
         v.tail<3>() = Jc_full * step;
         left_out.push_back(v);
-        h.push_back(double(grouped) / t_group_sizes[g]);
+        h.push_back(double(grouped) / group_sizes[g]);
     }
     const int G = int(left_out.size());
     if (G < 4) return out;
