@@ -107,14 +107,30 @@ LMReport refine_pose_lm(const PoseProblem &p, CameraPose *pose, const LMOptions 
             // dr/dZ = [[a, 0, b], [0, c, d]] times dZ/d(ω, δ) = [−[RX]× | I].
             const double a = fx * iz, b = -fx * u * iz, c = fy * iz, d = -fy * v * iz;
             const double x = P.x, y = P.y, z = P.z;
-            const double j1[6] = {b * y, a * z - b * x, -a * y, a, 0, b};
-            const double j2[6] = {d * y - c * z, -d * x, c * x, 0, c, d};
+            // Rows j1 = (j1[0..2], a, 0, b), j2 = (j2[0..2], 0, c, d). Their two zeros are
+            // left out of the products: a zero term leaves a finite sum as it was (h and gv
+            // start at +0, so no −0 arises either).
+            const double j1[3] = {b * y, a * z - b * x, -a * y};
+            const double j2[3] = {d * y - c * z, -d * x, c * x};
             int k = 0;
-            for (int r = 0; r < 6; ++r) {
+            for (int r = 0; r < 3; ++r) {
                 const double w1 = w * j1[r], w2 = w * j2[r];
-                for (int col = r; col < 6; ++col) h[k++] += w1 * j1[col] + w2 * j2[col];
+                for (int col = r; col < 3; ++col) h[k++] += w1 * j1[col] + w2 * j2[col];
+                h[k++] += w1 * a;
+                h[k++] += w2 * c;
+                h[k++] += w1 * b + w2 * d;
                 gv[r] += w1 * rx + w2 * ry;
             }
+            const double wa = w * a, wc = w * c, wb = w * b, wd = w * d;
+            h[k++] += wa * a;
+            ++k;  // (3, 4): a · 0 + 0 · c
+            h[k++] += wa * b;
+            gv[3] += wa * rx;
+            h[k++] += wc * c;
+            h[k++] += wc * d;
+            gv[4] += wc * ry;
+            h[k] += wb * b + wd * d;
+            gv[5] += wb * rx + wd * ry;
         });
         Mat6 H;
         Vec6 g;
