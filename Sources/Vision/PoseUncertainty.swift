@@ -92,7 +92,14 @@ public struct PoseUncertainty: Sendable, Hashable {
         let t = [pose.translation.x, pose.translation.y, pose.translation.z]
         let down = gravity.map { [$0.x, $0.y, $0.z] } ?? []
         let world = packXYZ(worldPoints)
-        let covariances = pointCovariances.flatMap { c in [c.r0.x, c.r0.y, c.r0.z, c.r1.y, c.r1.z, c.r2.z] }
+        // Packed into one buffer: a six-element array per point would allocate per inlier.
+        let covariances = [Double](unsafeUninitializedCapacity: 6 * pointCovariances.count) { buf, count in
+            for (i, c) in pointCovariances.enumerated() {
+                buf[6 * i] = c.r0.x; buf[6 * i + 1] = c.r0.y; buf[6 * i + 2] = c.r0.z
+                buf[6 * i + 3] = c.r1.y; buf[6 * i + 4] = c.r1.z; buf[6 * i + 5] = c.r2.z
+            }
+            count = 6 * pointCovariances.count
+        }
         let calibration = intrinsicsSigma.map { [$0.x, $0.y, $0.z, $0.w] } ?? []
         var out = vc_pose_uncertainty()
         let status = pixels.withUnsafeBufferPointer { p2 in

@@ -39,26 +39,31 @@ vc_status load(const vc_pinhole *cam, const double *p2, const double *p3, int32_
         for (int i = 0; i < n; ++i)
             if (!(sigmas[i] > 0) || !std::isfinite(sigmas[i]))
                 return vc::fail(VC_ERR_INVALID_ARGUMENT, "sigmas must be positive and finite");
-    t_xn.resize(size_t(n));
-    if (sigmas) t_w.resize(size_t(n));
-    t_X.resize(size_t(n));
-    if (bearings) t_bearing.resize(size_t(n));
-    t_order.resize(size_t(n));
-    for (int i = 0; i < n; ++i) t_order[size_t(i)] = i;
+    // Bound once: every use of a thread_local by name calls its TLS wrapper.
+    auto &xn = t_xn;
+    auto &X = t_X, &bearing = t_bearing;
+    auto &order = t_order;
+    auto &w = t_w;
+    xn.resize(size_t(n));
+    if (sigmas) w.resize(size_t(n));
+    X.resize(size_t(n));
+    if (bearings) bearing.resize(size_t(n));
+    order.resize(size_t(n));
+    for (int i = 0; i < n; ++i) order[size_t(i)] = i;
     if (shuffle_seed) {
         vc::SplitMix64 rng(*shuffle_seed ^ 0xC0FFEEull);
-        for (int i = n - 1; i > 0; --i) std::swap(t_order[size_t(i)], t_order[size_t(rng.below(i + 1))]);
+        for (int i = n - 1; i > 0; --i) std::swap(order[size_t(i)], order[size_t(rng.below(i + 1))]);
     }
     for (int k = 0; k < n; ++k) {
-        const int i = t_order[size_t(k)];
-        t_xn[size_t(k)] = Eigen::Vector2d((p2[2 * i] - cam->cx) / cam->fx, (p2[2 * i + 1] - cam->cy) / cam->fy);
-        t_X[size_t(k)] = Eigen::Vector3d(p3[3 * i], p3[3 * i + 1], p3[3 * i + 2]);
-        if (bearings) t_bearing[size_t(k)] = t_xn[size_t(k)].homogeneous().normalized();
-        if (sigmas) t_w[size_t(k)] = 1 / sigmas[i];
+        const int i = order[size_t(k)];
+        xn[size_t(k)] = Eigen::Vector2d((p2[2 * i] - cam->cx) / cam->fx, (p2[2 * i + 1] - cam->cy) / cam->fy);
+        X[size_t(k)] = Eigen::Vector3d(p3[3 * i], p3[3 * i + 1], p3[3 * i + 2]);
+        if (bearings) bearing[size_t(k)] = xn[size_t(k)].homogeneous().normalized();
+        if (sigmas) w[size_t(k)] = 1 / sigmas[i];
     }
-    prob->w = sigmas ? t_w.data() : nullptr;
-    prob->xn = t_xn.data();
-    prob->X = t_X.data();
+    prob->w = sigmas ? w.data() : nullptr;
+    prob->xn = xn.data();
+    prob->X = X.data();
     prob->n = n;
     prob->fx = cam->fx;
     prob->fy = cam->fy;
@@ -82,13 +87,14 @@ void write_pose(const vc::CameraPose &P, double *R, double *t) {
 
 // Inliers of pose at threshold² th2 into t_inliers; returns the sum of squared errors.
 double collect_inliers(const vc::PoseProblem &p, const vc::CameraPose &P, double th2) {
-    t_inliers.clear();
+    auto &inliers = t_inliers;  // bound once (TLS wrapper)
+    inliers.clear();
     double sse = 0;
     for (int i = 0; i < p.n; ++i) {
         double r2;
         if (!p.squared_error(P, i, &r2)) continue;
         if (r2 < th2) {
-            t_inliers.push_back(i);
+            inliers.push_back(i);
             sse += r2;
         }
     }
@@ -181,6 +187,9 @@ vc_status estimate_pose(const vc_pinhole *camera, const double *points2d, const 
     if (n == 0) return vc::fail(VC_ERR_EMPTY_INPUT, "no correspondences");
     if (n < 4) return vc::fail(VC_ERR_NO_SOLUTION, "fewer than 4 correspondences");
 
+    // Bound once: every use of a thread_local by name calls its TLS wrapper.
+    auto &bearing = t_bearing;
+    const auto &inliers = t_inliers, &order = t_order;
     t_lo_scratch.reserve(size_t(n));
     vc::CameraPose best;
     vc::RansacStats st;
@@ -188,11 +197,11 @@ vc_status estimate_pose(const vc_pinhole *camera, const double *points2d, const 
         prob.up_cam = -down.normalized();
         prob.gravity_weight = 180 / (M_PI * gravity_sigma_deg);
         const Eigen::Matrix3d Rg = vc::gravity_alignment(down);
-        for (int i = 0; i < n; ++i) t_bearing[size_t(i)] = Rg * t_bearing[size_t(i)];
-        st = run_ransac(prob, vc::UprightP2PSampleSolver{t_bearing.data(), prob.X, Rg}, o, &best,
+        for (int i = 0; i < n; ++i) bearing[size_t(i)] = Rg * bearing[size_t(i)];
+        st = run_ransac(prob, vc::UprightP2PSampleSolver{bearing.data(), prob.X, Rg}, o, &best,
                         OutsideRegion(exclusion));
     } else {
-        st = run_ransac(prob, vc::P3PSampleSolver{t_bearing.data(), prob.X}, o, &best, OutsideRegion(exclusion));
+        st = run_ransac(prob, vc::P3PSampleSolver{bearing.data(), prob.X}, o, &best, OutsideRegion(exclusion));
     }
     result->iterations = st.iterations;
     result->refinements = st.refinements;
@@ -209,17 +218,17 @@ vc_status estimate_pose(const vc_pinhole *camera, const double *points2d, const 
         // it saves the slow tail of IRLS convergence.
         lo.relative_decrease_tol = 1e-7;
         vc::CameraPose refined = best;
-        vc::refine_pose_lm(prob, &refined, lo, t_inliers.data(), int(t_inliers.size()));
+        vc::refine_pose_lm(prob, &refined, lo, inliers.data(), int(inliers.size()));
         // A rival that the refinement pulls into the excluded region was that optimum.
         if (exclusion && !OutsideRegion(exclusion)(refined))
             return vc::fail(VC_ERR_NO_SOLUTION, "no local optimum outside the excluded region");
         best = refined;
     }
     const double sse = collect_inliers(prob, best, th2);
-    const int ni = int(t_inliers.size());
+    const int ni = int(inliers.size());
     if (ni < 4) return vc::fail(VC_ERR_NO_SOLUTION, "refined pose has fewer than 4 inliers");
     if (inlier_mask)
-        for (int k : t_inliers) inlier_mask[t_order[size_t(k)]] = 1;
+        for (int k : inliers) inlier_mask[order[size_t(k)]] = 1;
     write_pose(best, result->R_cw, result->t_cw);
     vc::CameraPose inv;
     inv.R = best.R.transpose();

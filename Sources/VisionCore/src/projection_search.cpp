@@ -93,10 +93,12 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
         const double cell = radius / 2;
         const int gw = int(std::ceil(width / cell)) + 1, gh = int(std::ceil(height / cell)) + 1;
         // Clamped in floating point first: a far-off coordinate must not overflow int.
-        // Points and keypoints outside the grid sit in its edge cells.
+        // Points and keypoints outside the grid sit in its edge cells. For q ≥ 0, int(q)
+        // truncates to floor(q) without a call to floor (the baseline ISA has no inline
+        // rounding), and q ≥ n − 1 exactly when floor(q) ≥ n − 1.
         auto cell_index = [&](double c, int n) -> int {
-            const double f = std::floor(c / cell);
-            return f >= 0 ? int(std::min(f, double(n - 1))) : 0;  // NaN lands in cell 0
+            const double q = c / cell;
+            return q >= 0 ? (q >= double(n - 1) ? n - 1 : int(q)) : 0;  // NaN lands in cell 0
         };
         auto &cs = scratch.cell_start;
         auto &cell_of = scratch.cell_of_point;

@@ -41,32 +41,24 @@ bool linearize(const PoseProblem &p, const CameraPose &pose, int i, Eigen::Vecto
     return true;
 }
 
-// Gauss–Newton normal equations at `pose` over the usable correspondences, with the
-// weights fixed in t_weights; χ² into *chi2. With `slot` (a region index per
-// correspondence, negative: none), each region's share also goes into region_H, region_b.
-int accumulate(const PoseProblem &p, const CameraPose &pose, Mat6 *H, Vec6 *b, double *chi2,
-               const int *slot = nullptr, Mat6 *region_H = nullptr, Vec6 *region_b = nullptr) {
-    H->setZero();
-    b->setZero();
-    *chi2 = 0;
-    int used = 0;
-    Eigen::Vector2d r;
-    Eigen::Matrix<double, 2, 6> J;
-    for (int i = 0; i < p.n; ++i) {
-        if (!t_usable[size_t(i)] || !linearize(p, pose, i, &r, &J)) continue;
-        const Eigen::Matrix2d &W = t_weights[size_t(i)];
-        const Eigen::Matrix<double, 6, 2> JtW = J.transpose() * W;
-        const Mat6 Hi = JtW * J;
-        const Vec6 bi = JtW * r;
-        *H += Hi;
-        *b += bi;
-        *chi2 += r.dot(W * r);
-        ++used;
-        if (slot && slot[i] >= 0) {
-            region_H[slot[i]] += Hi;
-            region_b[slot[i]] += bi;
-        }
+// Correspondence i's share of the normal equations (its residual r and Jacobian J, its
+// weight W), added to *H, *b and *chi2; its Hᵢ and bᵢ also to a region's, when given.
+inline void add_share(const Eigen::Vector2d &r, const Eigen::Matrix<double, 2, 6> &J, const Eigen::Matrix2d &W,
+                      Mat6 *H, Vec6 *b, double *chi2, Mat6 *region_H = nullptr, Vec6 *region_b = nullptr) {
+    const Eigen::Matrix<double, 6, 2> JtW = J.transpose() * W;
+    const Mat6 Hi = JtW * J;
+    const Vec6 bi = JtW * r;
+    *H += Hi;
+    *b += bi;
+    *chi2 += r.dot(W * r);
+    if (region_H) {
+        *region_H += Hi;
+        *region_b += bi;
     }
+}
+
+// The gravity prior's share of the normal equations at `pose`, when it has one.
+inline void add_gravity(const PoseProblem &p, const CameraPose &pose, Mat6 *H, Vec6 *b, double *chi2) {
     if (p.gravity_weight > 0) {
         const Eigen::Vector3d g = p.gravity_weight * (pose.R.col(1) - p.up_cam);
         const Eigen::Matrix3d Jw = -p.gravity_weight * skew(pose.R.col(1));
@@ -74,6 +66,30 @@ int accumulate(const PoseProblem &p, const CameraPose &pose, Mat6 *H, Vec6 *b, d
         b->head<3>().noalias() += Jw.transpose() * g;
         *chi2 += g.squaredNorm();
     }
+}
+
+// Gauss–Newton normal equations at `pose` over the usable correspondences, with the
+// weights fixed in t_weights; χ² into *chi2. With `slot` (a region index per
+// correspondence, negative: none), each region's share also goes into region_H, region_b.
+int accumulate(const PoseProblem &p, const CameraPose &pose, Mat6 *H, Vec6 *b, double *chi2,
+               const int *slot = nullptr, Mat6 *region_H = nullptr, Vec6 *region_b = nullptr) {
+    // Bound once: every use of a thread_local by name calls its TLS wrapper.
+    const auto &usable = t_usable;
+    const auto &weights = t_weights;
+    H->setZero();
+    b->setZero();
+    *chi2 = 0;
+    int used = 0;
+    Eigen::Vector2d r;
+    Eigen::Matrix<double, 2, 6> J;
+    for (int i = 0; i < p.n; ++i) {
+        if (!usable[size_t(i)] || !linearize(p, pose, i, &r, &J)) continue;
+        const bool in_region = slot && slot[i] >= 0;
+        add_share(r, J, weights[size_t(i)], H, b, chi2, in_region ? &region_H[slot[i]] : nullptr,
+                  in_region ? &region_b[slot[i]] : nullptr);
+        ++used;
+    }
+    add_gravity(p, pose, H, b, chi2);
     return used;
 }
 
@@ -110,15 +126,17 @@ bool solve_spd(const Mat6 &H, const Vec6 &rhs, Vec6 *x) {
 }
 
 // Gauss–Newton steps from `pose` until the step is negligible (at most `iterations`); false
-// when the correspondences do not determine the pose. The jackknife's steps start from this
-// solution and scale each region's shift by n / m − 1, so an unconverged solve would pass
-// for variance.
-bool resolve(const PoseProblem &p, CameraPose *pose, int iterations) {
-    Mat6 H;
-    Vec6 b, step;
+// when the correspondences do not determine the pose. H0, b0, used0: the normal equations
+// at `pose` itself, already accumulated by the caller (the first step's). The jackknife's
+// steps start from this solution and scale each region's shift by n / m − 1, so an
+// unconverged solve would pass for variance.
+bool resolve(const PoseProblem &p, CameraPose *pose, int iterations, const Mat6 &H0, const Vec6 &b0, int used0) {
+    Mat6 H = H0;
+    Vec6 b = b0, step;
     double chi2;
     for (int it = 0; it < iterations; ++it) {
-        if (accumulate(p, *pose, &H, &b, &chi2) < 3 || !solve_spd(H, -b, &step)) return false;
+        const int used = it == 0 ? used0 : accumulate(p, *pose, &H, &b, &chi2);
+        if (used < 3 || !solve_spd(H, -b, &step)) return false;
         pose->R = exp_so3(step.head<3>()) * pose->R;
         pose->t += step.tail<3>();
         // Converged: the step turns the camera by less than 1e-10 rad and moves it by less
@@ -153,11 +171,17 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     out.rotation_sigma = out.centre_sigma = inf;
     out.pose.setConstant(inf);
     out.centre.setConstant(inf);
+    // Bound once: every use of a thread_local by name calls its TLS wrapper.
+    auto &weights = t_weights;
+    auto &usable = t_usable;
+    auto &group_ids = t_group_ids, &group_sizes = t_group_sizes, &slot = t_slot;
+    auto &group_H = t_group_H;
+    auto &group_b = t_group_b;
 
     // Each correspondence's residual covariance: keypoint noise (level-0 pixels at its
     // level) plus the world point's covariance seen through the projection.
-    t_weights.resize(size_t(p.n));
-    t_usable.assign(size_t(p.n), 0);
+    weights.resize(size_t(p.n));
+    usable.assign(size_t(p.n), 0);
     Eigen::Vector2d r;
     Eigen::Matrix<double, 2, 6> J;
     Eigen::Matrix<double, 2, 3> JX;
@@ -165,6 +189,14 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     // a common-mode error no residual and no region left out can show. First order: the pose
     // moves by −H⁻¹ S δK, S = Σ Jᵢᵀ Wᵢ ∂rᵢ/∂(fx, fy, cx, cy), gathered in the same pass.
     Eigen::Matrix<double, 6, 4> S_K = Eigen::Matrix<double, 6, 4>::Zero();
+    // The normal equations at `pose` in the same pass: the weights are fixed as they are
+    // made, and each correspondence is linearized once.
+    Mat6 H, cov;
+    Vec6 b;
+    double chi2 = 0;
+    H.setZero();
+    b.setZero();
+    int used = 0;
     for (int i = 0; i < p.n; ++i) {
         if (!linearize(p, pose, i, &r, &J, &JX)) continue;
         const double s = 1 / p.weight(i);
@@ -175,20 +207,18 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
             S << c[0], c[1], c[2], c[1], c[3], c[4], c[2], c[4], c[5];
             C.noalias() += JX * S * JX.transpose();
         }
-        t_weights[size_t(i)] = C.inverse();
-        t_usable[size_t(i)] = 1;
+        weights[size_t(i)] = C.inverse();
+        usable[size_t(i)] = 1;
         if (intrinsics_sigma) {
             const Eigen::Vector3d Z = pose.R * p.X[i] + pose.t;
             Eigen::Matrix<double, 2, 4> JK;
             JK << Z.x() / Z.z(), 0, 1, 0, 0, Z.y() / Z.z(), 0, 1;
-            S_K.noalias() += J.transpose() * t_weights[size_t(i)] * JK;
+            S_K.noalias() += J.transpose() * weights[size_t(i)] * JK;
         }
+        add_share(r, J, weights[size_t(i)], &H, &b, &chi2);
+        ++used;
     }
-
-    Mat6 H, cov;
-    Vec6 b;
-    double chi2;
-    const int used = accumulate(p, pose, &H, &b, &chi2);
+    add_gravity(p, pose, &H, &b, &chi2);
     if (used < 3 || !invert(H, &cov)) return out;
     // The residuals' own variance factor (2 per correspondence, 2 from a gravity prior, 6
     // unknowns), never below the noise model's.
@@ -213,48 +243,48 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
 
     // Delete-a-group jackknife with groups of unequal size (Busing, Meijer & van der Leeden
     // 1999): pseudo-values h θ̂ − (h − 1) θ₋g with h = n / m_g, about the full solution.
-    t_group_ids.clear();
-    t_group_sizes.clear();
-    t_slot.assign(size_t(p.n), -1);
+    group_ids.clear();
+    group_sizes.clear();
+    slot.assign(size_t(p.n), -1);
     for (int i = 0; i < p.n; ++i) {
-        if (!t_usable[size_t(i)] || groups[i] < 0) continue;
-        const auto it = std::find(t_group_ids.begin(), t_group_ids.end(), groups[i]);
-        t_slot[size_t(i)] = int(it - t_group_ids.begin());
-        if (it == t_group_ids.end()) {
-            t_group_ids.push_back(groups[i]);
-            t_group_sizes.push_back(1);
+        if (!usable[size_t(i)] || groups[i] < 0) continue;
+        const auto it = std::find(group_ids.begin(), group_ids.end(), groups[i]);
+        slot[size_t(i)] = int(it - group_ids.begin());
+        if (it == group_ids.end()) {
+            group_ids.push_back(groups[i]);
+            group_sizes.push_back(1);
         } else {
-            ++t_group_sizes[size_t(t_slot[size_t(i)])];
+            ++group_sizes[size_t(slot[size_t(i)])];
         }
     }
     int grouped = 0, regions = 0;
-    for (size_t g = 0; g < t_group_ids.size(); ++g) {
-        grouped += t_group_sizes[g];
-        if (t_group_sizes[g] >= 2) ++regions;
+    for (size_t g = 0; g < group_ids.size(); ++g) {
+        grouped += group_sizes[g];
+        if (group_sizes[g] >= 2) ++regions;
     }
     if (regions < 4) return out;
     CameraPose full = pose;
-    if (!resolve(p, &full, 20)) return out;
+    if (!resolve(p, &full, 20, H, b, used)) return out;
     // Each region's share of the normal equations at `full`, in one pass; leaving a region
     // out is then one Gauss–Newton step from `full` on the rest (a linearised jackknife:
     // a region holds a few percent of the inliers, and the step from the full solution is
     // as small as the region's pull).
-    t_group_H.assign(t_group_ids.size(), Mat6::Zero());
-    t_group_b.assign(t_group_ids.size(), Vec6::Zero());
+    group_H.assign(group_ids.size(), Mat6::Zero());
+    group_b.assign(group_ids.size(), Vec6::Zero());
     Mat6 H_all;
     Vec6 b_all;
-    accumulate(p, full, &H_all, &b_all, &chi2, t_slot.data(), t_group_H.data(), t_group_b.data());
+    accumulate(p, full, &H_all, &b_all, &chi2, slot.data(), group_H.data(), group_b.data());
     const Eigen::Matrix<double, 3, 6> Jc_full = centre_jacobian(full);
     std::vector<Vec6> left_out;
     std::vector<double> h;
-    left_out.reserve(t_group_ids.size());
-    h.reserve(t_group_ids.size());
-    for (size_t g = 0; g < t_group_ids.size(); ++g) {
-        if (t_group_sizes[g] < 2 || t_group_sizes[g] >= grouped) continue;
+    left_out.reserve(group_ids.size());
+    h.reserve(group_ids.size());
+    for (size_t g = 0; g < group_ids.size(); ++g) {
+        if (group_sizes[g] < 2 || group_sizes[g] >= grouped) continue;
         Vec6 step;
         // A region the rest cannot do without: the pose rests on it alone, which is as
         // uncertain as a pose gets.
-        if (!solve_spd(H_all - t_group_H[g], t_group_b[g] - b_all, &step)) {
+        if (!solve_spd(H_all - group_H[g], group_b[g] - b_all, &step)) {
             out.rotation_sigma = out.centre_sigma = out.rotation_bound95 = out.centre_bound95 = inf;
             out.determined = false;
             return out;
@@ -263,7 +293,7 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
         v.head<3>() = step.head<3>();
         v.tail<3>() = Jc_full * step;
         left_out.push_back(v);
-        h.push_back(double(grouped) / t_group_sizes[g]);
+        h.push_back(double(grouped) / group_sizes[g]);
     }
     const int G = int(left_out.size());
     if (G < 4) return out;

@@ -1,5 +1,6 @@
 #include "pose_refine_lm.hpp"
 #include <Eigen/Cholesky>
+#include <vector>
 
 namespace vc {
 namespace {
@@ -13,6 +14,47 @@ inline void for_each_index(int n, const int *subset, int subset_n, F &&f) {
     } else {
         for (int i = 0; i < n; ++i) f(i);
     }
+}
+
+// One correspondence seen from a pose: its world point rotated (RX), 1 / depth, its
+// normalized projection and its weighted pixel residual.
+struct Projection {
+    double x, y, z, iz, u, v, rx, ry;
+    bool in_front;
+};
+
+// Per-thread scratch: the projections of the pose whose cost was evaluated last, in the
+// order of the correspondences used. The normal equations at an accepted step's pose read
+// them instead of projecting every point a second time.
+thread_local std::vector<Projection> t_projections;
+
+inline void project(const PoseProblem &p, const CameraPose &pose, int i, Projection *q) {
+    const Eigen::Vector3d RX = pose.R * p.X[i];
+    const Eigen::Vector3d Z = RX + pose.t;
+    q->in_front = Z.z() > 1e-9;
+    if (!q->in_front) return;
+    const double iz = 1 / Z.z(), wi = p.weight(i);
+    const double fx = wi * p.fx, fy = wi * p.fy;
+    q->x = RX.x(); q->y = RX.y(); q->z = RX.z();
+    q->iz = iz;
+    q->u = Z.x() * iz;
+    q->v = Z.y() * iz;
+    q->rx = fx * (q->u - p.xn[i].x());
+    q->ry = fy * (q->v - p.xn[i].y());
+}
+
+// pose_cost, keeping each correspondence's projection in t_projections.
+double projected_cost(const PoseProblem &p, const CameraPose &pose, const RobustLoss &loss, const int *subset,
+                      int subset_n) {
+    double cost = 0;
+    Projection *q = t_projections.data();
+    for_each_index(p.n, subset, subset_n, [&](int i) {
+        project(p, pose, i, q);
+        cost += q->in_front ? loss.cost(q->rx * q->rx + q->ry * q->ry) : loss.cost(kBehindPenaltyS);
+        ++q;
+    });
+    if (p.gravity_weight > 0) cost += (p.gravity_weight * (pose.R.col(1) - p.up_cam)).squaredNorm();
+    return cost;
 }
 
 }  // namespace
@@ -38,7 +80,8 @@ double pose_cost(const PoseProblem &p, const CameraPose &pose, const RobustLoss 
 LMReport refine_pose_lm(const PoseProblem &p, CameraPose *pose, const LMOptions &opt,
                         const int *subset, int subset_n) {
     LMReport rep;
-    double cost = pose_cost(p, *pose, opt.loss, subset, subset_n);
+    t_projections.resize(size_t(subset ? subset_n : p.n));
+    double cost = projected_cost(p, *pose, opt.loss, subset, subset_n);
     rep.initial_cost = rep.final_cost = cost;
     if (cost == 0) return rep;
     double lambda = 1e-4;
@@ -48,28 +91,46 @@ LMReport refine_pose_lm(const PoseProblem &p, CameraPose *pose, const LMOptions 
         // Normal equations accumulated in closed form, upper triangle only: the 2×6
         // Jacobian of a point has two known zeros and the 6×6 product is symmetric, which
         // halves the work of a generic fixed-size product in this, the solver's inner loop.
+        // The projections at *pose are those of its cost (the last one evaluated: the initial
+        // pose's, or the step just accepted).
         double h[21] = {}, gv[6] = {};
+        const Projection *q = t_projections.data();
         for_each_index(p.n, subset, subset_n, [&](int i) {
-            const Eigen::Vector3d RX = pose->R * p.X[i];
-            const Eigen::Vector3d Z = RX + pose->t;
-            if (Z.z() <= 1e-9) return;
-            const double iz = 1 / Z.z(), wi = p.weight(i);
+            const Projection &P = *q++;
+            if (!P.in_front) return;
+            const double iz = P.iz, wi = p.weight(i);
             const double fx = wi * p.fx, fy = wi * p.fy;
-            const double u = Z.x() * iz, v = Z.y() * iz;
-            const double rx = fx * (u - p.xn[i].x()), ry = fy * (v - p.xn[i].y());
+            const double u = P.u, v = P.v;
+            const double rx = P.rx, ry = P.ry;
             const double w = opt.loss.weight(rx * rx + ry * ry);
             if (w == 0) return;
             // dr/dZ = [[a, 0, b], [0, c, d]] times dZ/d(ω, δ) = [−[RX]× | I].
             const double a = fx * iz, b = -fx * u * iz, c = fy * iz, d = -fy * v * iz;
-            const double x = RX.x(), y = RX.y(), z = RX.z();
-            const double j1[6] = {b * y, a * z - b * x, -a * y, a, 0, b};
-            const double j2[6] = {d * y - c * z, -d * x, c * x, 0, c, d};
+            const double x = P.x, y = P.y, z = P.z;
+            // Rows j1 = (j1[0..2], a, 0, b), j2 = (j2[0..2], 0, c, d). Their two zeros are
+            // left out of the products: a zero term leaves a finite sum as it was (h and gv
+            // start at +0, so no −0 arises either).
+            const double j1[3] = {b * y, a * z - b * x, -a * y};
+            const double j2[3] = {d * y - c * z, -d * x, c * x};
             int k = 0;
-            for (int r = 0; r < 6; ++r) {
+            for (int r = 0; r < 3; ++r) {
                 const double w1 = w * j1[r], w2 = w * j2[r];
-                for (int col = r; col < 6; ++col) h[k++] += w1 * j1[col] + w2 * j2[col];
+                for (int col = r; col < 3; ++col) h[k++] += w1 * j1[col] + w2 * j2[col];
+                h[k++] += w1 * a;
+                h[k++] += w2 * c;
+                h[k++] += w1 * b + w2 * d;
                 gv[r] += w1 * rx + w2 * ry;
             }
+            const double wa = w * a, wc = w * c, wb = w * b, wd = w * d;
+            h[k++] += wa * a;
+            ++k;  // (3, 4): a · 0 + 0 · c
+            h[k++] += wa * b;
+            gv[3] += wa * rx;
+            h[k++] += wc * c;
+            h[k++] += wc * d;
+            gv[4] += wc * ry;
+            h[k] += wb * b + wd * d;
+            gv[5] += wb * rx + wd * ry;
         });
         Mat6 H;
         Vec6 g;
@@ -96,7 +157,9 @@ LMReport refine_pose_lm(const PoseProblem &p, CameraPose *pose, const LMOptions 
             CameraPose cand;
             cand.R = exp_so3(step.head<3>()) * pose->R;
             cand.t = pose->t + step.tail<3>();
-            const double c = pose_cost(p, cand, opt.loss, subset, subset_n);
+            // A rejected step's projections are overwritten by the next try's; the loop ends
+            // at the first accepted one, so they always belong to *pose when read.
+            const double c = projected_cost(p, cand, opt.loss, subset, subset_n);
             if (c < cost) {
                 *pose = cand;
                 // Noisy data: stop once a step buys almost nothing. Exact data keeps
