@@ -80,7 +80,10 @@ import Vision
     /// transform) finds the blur `MotionBlur(estimating:)` finds and gives the image
     /// `deblurred` gives for it; a smear longer than the first transform's borders allow
     /// (28 px) is transformed again with wider ones and still matches.
-    @Test(arguments: [(320, 240, 12.0, 20.0), (480, 160, 28.0, 10.0)])
+    /// Frames larger than 640 × 480 have their length searched in a central window (1024 × 683:
+    /// 640 × 480; 1400 × 300: 640 wide, the whole height) and are transformed whole to be
+    /// deconvolved.
+    @Test(arguments: [(320, 240, 12.0, 20.0), (480, 160, 28.0, 10.0), (1024, 683, 14.0, 20.0), (1400, 300, 8.0, 0.0)])
     func removingTheBlurInOneCallMatchesEstimatingThenDeblurring(width: Int, height: Int, length: Double,
                                                                  degrees: Double) throws {
         let sharp = try SyntheticImages.texture(width: width, height: height, seed: 7)

@@ -26,7 +26,8 @@ typedef struct vc_motion_blur {
  * caller-owned, read only; both sides >= 16). The length is searched, which costs two
  * Fourier transforms of the image with its borders mirrored, only when the anisotropy reaches min_anisotropy; otherwise
  * length_px is 0. On an image larger than 640x480 (480x640 upright) the search reads the
- * central window of that size. Lengths are searched up to a sixteenth of the longer side (at least
+ * central window of that size, or of six times the longest length searched on each side
+ * when that is more. Lengths are searched up to a sixteenth of the longer side (at least
  * 16 px). VC_ERR_INVALID_ARGUMENT for NULL pointers or too small an image. */
 vc_status vc_motion_blur_estimate(const uint8_t *gray, int32_t width, int32_t height, double min_anisotropy,
                                   vc_motion_blur *out);

@@ -52,15 +52,19 @@ struct MirroredFrame {
 };
 
 // The length search on a frame larger than 640 × 480 (480 × 640 upright) reads its central
-// window of that size. A camera that turns during the exposure smears the whole frame
-// alike, and such a window holds edges enough (the synthetic sessions' whole frames are
-// that size, and their lengths are read as before); the transforms then cost what a
-// 640 × 480 frame's do: the blur stage of a 1024 × 683 photo of a facade (fountain-P11's
-// 0005, anisotropic but not smeared) takes 2.5 ms instead of 7.1.
+// window of that size, grown on both axes to six times the longest smear searched (a
+// sixteenth of the longer side) when that is more, so that the autocorrelation's fold (half
+// the window) stays at least three such smears away (on a 640 × 480 frame, six). A camera
+// that turns during the exposure smears the whole frame alike, and such a window holds edges
+// enough (the synthetic sessions' whole frames are that size, and their lengths are read as
+// before). The transforms then cost what a 640 × 480 frame's do up to a longer side of
+// 1,280 px: the blur stage of a 1024 × 683 facade photo (fountain-P11's 0005, anisotropic but
+// not smeared) takes 2.5 ms instead of 7.1; a 4032 × 3024 photo's window is 1512 × 1512.
 struct SearchWindow {
     SearchWindow(int width, int height) {
-        w = std::min(width, width >= height ? 640 : 480);
-        h = std::min(height, width >= height ? 480 : 640);
+        const int grown = int(std::ceil(6 * longest_smear(width, height)));
+        w = std::min(width, std::max(width >= height ? 640 : 480, grown));
+        h = std::min(height, std::max(width >= height ? 480 : 640, grown));
         x = (width - w) / 2;
         y = (height - h) / 2;
     }
