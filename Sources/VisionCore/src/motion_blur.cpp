@@ -69,6 +69,8 @@ struct SearchWindow {
         y = (height - h) / 2;
     }
     bool whole(int width, int height) const { return w == width && h == height; }
+    // The window's first pixel in a frame `width` pixels wide.
+    const uint8_t *origin(const uint8_t *gray, int width) const { return gray + size_t(y) * width + x; }
     int x, y, w, h;
 };
 
@@ -260,7 +262,7 @@ extern "C" vc_status vc_motion_blur_estimate(const uint8_t *gray, int32_t width,
         double c = 1, s = 0;
         if (!smear_direction(gray, width, height, min_anisotropy, out, c, s)) return VC_OK;
         const SearchWindow win(width, height);
-        vc::RealFFT &fft = transform_mirrored(gray + size_t(win.y) * width + win.x, win.w, win.h,
+        vc::RealFFT &fft = transform_mirrored(win.origin(gray, width), win.w, win.h,
                                               MirroredFrame(win.w, win.h, padded_smear, c, s), width);
         out->length_px = smear_length(fft, c, s, longest_smear(width, height));
         return VC_OK;
@@ -281,7 +283,7 @@ extern "C" vc_status vc_motion_blur_remove(const uint8_t *gray, int32_t width, i
         if (!smear_direction(gray, width, height, min_anisotropy, blur, c, s)) return VC_OK;
         const SearchWindow win(width, height);
         const MirroredFrame frame(win.w, win.h, padded_smear, c, s);
-        vc::RealFFT *fft = &transform_mirrored(gray + size_t(win.y) * width + win.x, win.w, win.h, frame, width);
+        vc::RealFFT *fft = &transform_mirrored(win.origin(gray, width), win.w, win.h, frame, width);
         const double length = smear_length(*fft, c, s, longest_smear(width, height));
         blur->length_px = length;
         // Deconvolved under vc_motion_deblur's own bound: at most the image's shorter side.

@@ -31,7 +31,7 @@ thread_local std::vector<Projection> t_projections;
 inline void project(const PoseProblem &p, const CameraPose &pose, int i, Projection *q) {
     const Eigen::Vector3d RX = pose.R * p.X[i];
     const Eigen::Vector3d Z = RX + pose.t;
-    q->in_front = Z.z() > 1e-9;
+    q->in_front = !(Z.z() <= 1e-9);  // a NaN depth is costed (NaN), not penalised
     if (!q->in_front) return;
     const double iz = 1 / Z.z(), wi = p.weight(i);
     const double fx = wi * p.fx, fy = wi * p.fy;
@@ -43,15 +43,16 @@ inline void project(const PoseProblem &p, const CameraPose &pose, int i, Project
     q->ry = fy * (q->v - p.xn[i].y());
 }
 
-// pose_cost, keeping each correspondence's projection in t_projections.
-double projected_cost(const PoseProblem &p, const CameraPose &pose, const RobustLoss &loss, const int *subset,
-                      int subset_n) {
+// The cost of `pose` under `loss` (pose_cost); with `keep`, each correspondence's
+// projection is written there too, in the order of the correspondences used.
+double cost_of(const PoseProblem &p, const CameraPose &pose, const RobustLoss &loss, const int *subset,
+               int subset_n, Projection *keep) {
     double cost = 0;
-    Projection *q = t_projections.data();
+    Projection local;
     for_each_index(p.n, subset, subset_n, [&](int i) {
+        Projection *q = keep ? keep++ : &local;
         project(p, pose, i, q);
         cost += q->in_front ? loss.cost(q->rx * q->rx + q->ry * q->ry) : loss.cost(kBehindPenaltyS);
-        ++q;
     });
     if (p.gravity_weight > 0) cost += (p.gravity_weight * (pose.R.col(1) - p.up_cam)).squaredNorm();
     return cost;
@@ -61,27 +62,14 @@ double projected_cost(const PoseProblem &p, const CameraPose &pose, const Robust
 
 double pose_cost(const PoseProblem &p, const CameraPose &pose, const RobustLoss &loss,
                  const int *subset, int subset_n) {
-    double cost = 0;
-    for_each_index(p.n, subset, subset_n, [&](int i) {
-        const Eigen::Vector3d Z = pose.R * p.X[i] + pose.t;
-        if (Z.z() <= 1e-9) {
-            cost += loss.cost(kBehindPenaltyS);
-            return;
-        }
-        const double iz = 1 / Z.z(), wi = p.weight(i);
-        const double rx = wi * p.fx * (Z.x() * iz - p.xn[i].x());
-        const double ry = wi * p.fy * (Z.y() * iz - p.xn[i].y());
-        cost += loss.cost(rx * rx + ry * ry);
-    });
-    if (p.gravity_weight > 0) cost += (p.gravity_weight * (pose.R.col(1) - p.up_cam)).squaredNorm();
-    return cost;
+    return cost_of(p, pose, loss, subset, subset_n, nullptr);
 }
 
 LMReport refine_pose_lm(const PoseProblem &p, CameraPose *pose, const LMOptions &opt,
                         const int *subset, int subset_n) {
     LMReport rep;
     t_projections.resize(size_t(subset ? subset_n : p.n));
-    double cost = projected_cost(p, *pose, opt.loss, subset, subset_n);
+    double cost = cost_of(p, *pose, opt.loss, subset, subset_n, t_projections.data());
     rep.initial_cost = rep.final_cost = cost;
     if (cost == 0) return rep;
     double lambda = 1e-4;
@@ -159,7 +147,7 @@ LMReport refine_pose_lm(const PoseProblem &p, CameraPose *pose, const LMOptions 
             cand.t = pose->t + step.tail<3>();
             // A rejected step's projections are overwritten by the next try's; the loop ends
             // at the first accepted one, so they always belong to *pose when read.
-            const double c = projected_cost(p, cand, opt.loss, subset, subset_n);
+            const double c = cost_of(p, cand, opt.loss, subset, subset_n, t_projections.data());
             if (c < cost) {
                 *pose = cand;
                 // Noisy data: stop once a step buys almost nothing. Exact data keeps
