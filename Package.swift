@@ -1,9 +1,21 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// OpenCV and Eigen come from Debian's packages (scripts/setup.sh), found through pkg-config
-// by the COpenCV and CEigen system-library targets. No unsafe flags anywhere: SwiftPM refuses
-// them in a package fetched by URL, and this package is meant to be a dependency.
+// OpenCV and Eigen come from Debian's packages (scripts/setup.sh). Eigen is found through
+// pkg-config by the CEigen system-library target. OpenCV is not: its pkg-config file links
+// every one of its modules, and through the image codecs and the GUI some 380 shared
+// libraries (GDAL, DICOM, Qt, FFmpeg, ...) that cost each process a third of a second of
+// dynamic linking and 100 MB. So its headers come through Sources/SystemHeaders/opencv4 (a
+// link to Debian's /usr/include/opencv4) and only the modules the code calls are linked
+// (`openCVModules`). No unsafe flags anywhere: SwiftPM refuses them in a package fetched by
+// URL, and this package is meant to be a dependency.
+
+/// The OpenCV modules VisionCore and BaselineCore call (image decoding and encoding are
+/// libjpeg's and libpng's, directly).
+let openCVModules: [LinkerSetting] = ["opencv_calib3d", "opencv_features2d", "opencv_imgproc", "opencv_core"]
+    .map { .linkedLibrary($0) }
+let openCVHeaders = CXXSetting.headerSearchPath("../SystemHeaders/opencv4")
+
 let package = Package(
     name: "arcloud",
     platforms: [.macOS(.v15)],
@@ -25,9 +37,9 @@ let package = Package(
         // Hardware popcount and SSE4.1 are enabled per hot file with a target attribute.
         .target(
             name: "VisionCore",
-            dependencies: ["COpenCV", "CEigen"],
-            cxxSettings: [.define("NDEBUG"), .define("EIGEN_NO_DEBUG")],
-            linkerSettings: [
+            dependencies: ["CEigen"],
+            cxxSettings: [.define("NDEBUG"), .define("EIGEN_NO_DEBUG"), openCVHeaders],
+            linkerSettings: openCVModules + [
                 // libpng and libjpeg directly: their messages must not print (png_decode.cpp, jpeg_decode.cpp).
                 .linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("m"), .linkedLibrary("stdc++"),
                 // FFTW (single precision) for the motion-blur stage's transforms (real_fft.hpp).
@@ -37,9 +49,8 @@ let package = Package(
         // What the benchmarks measure arcloud against, in C++ on VisionCore's ABI: OpenCV's
         // own pose and feature pipelines, the OpenCV peer localizers, and synthetic test
         // images. Only the benchmarks and the tests link it.
-        .target(name: "BaselineCore", dependencies: ["VisionCore", "COpenCV"], cxxSettings: [.define("NDEBUG")]),
-        .systemLibrary(name: "COpenCV", path: "Sources/COpenCV", pkgConfig: "opencv4",
-                       providers: [.apt(["libopencv-dev"])]),
+        .target(name: "BaselineCore", dependencies: ["VisionCore"], cxxSettings: [.define("NDEBUG"), openCVHeaders],
+                linkerSettings: openCVModules),
         .systemLibrary(name: "CEigen", path: "Sources/CEigen", pkgConfig: "eigen3",
                        providers: [.apt(["libeigen3-dev"])]),
         // System library shims: variadic C functions and macros wrapped inline.

@@ -19,25 +19,18 @@ public enum SyntheticImages {
         return try GrayImage(width: width, height: height, pixels: px)
     }
 
-    /// Encodes `image` as JPEG (with `quality` 1...100) or PNG.
+    /// Encodes `image` as JPEG (with `quality` 1...100) or PNG (zlib level 1, quick).
     public static func encode(_ image: GrayImage, as format: ImageInfo.Format, quality: Int = 90) throws(VisionError) -> [UInt8] {
-        let f = Int32(format == .jpeg ? VC_IMAGE_FORMAT_JPEG.rawValue : VC_IMAGE_FORMAT_PNG.rawValue)
+        var out: UnsafeMutablePointer<UInt8>?
         var length = 0
-        // First call sizes the output; the second writes it.
-        var status = image.pixels.withUnsafeBufferPointer {
-            vc_test_encode($0.baseAddress, Int32(image.width), Int32(image.height), f, Int32(quality), nil, 0, &length)
-        }
-        guard status == VC_ERR_BUFFER_TOO_SMALL || status == VC_OK else { throw VisionError.from(status) }
-        let needed = length
-        let out = [UInt8](unsafeUninitializedCapacity: needed) { buf, n in
-            status = image.pixels.withUnsafeBufferPointer {
-                vc_test_encode($0.baseAddress, Int32(image.width), Int32(image.height), f, Int32(quality),
-                               buf.baseAddress, buf.count, &length)
-            }
-            if status != VC_OK { buf.initialize(repeating: 0) }
-            n = needed
+        let status = image.pixels.withUnsafeBufferPointer {
+            let (w, h) = (Int32(image.width), Int32(image.height))
+            return format == .jpeg ? vc_encode_jpeg($0.baseAddress, w, h, w, 1, Int32(clamping: quality), &out, &length)
+                                   : vc_encode_png($0.baseAddress, w, h, w, 1, 1, &out, &length)
         }
         try VisionError.check(status)
-        return out
+        guard let out else { throw VisionError(.internalError, "the encoder returned no bytes") }
+        defer { vc_encoded_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: length))
     }
 }

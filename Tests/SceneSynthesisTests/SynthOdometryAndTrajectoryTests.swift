@@ -79,4 +79,33 @@ import VPSModel
         // Same pixels, same bytes.
         #expect(try ImageEncoding.jpeg(image, quality: 90) == jpg)
     }
+
+    /// A JPEG texture (a photo passed to `dataset synth --textures`) is turned upright by its
+    /// EXIF orientation, as OpenCV's imdecode did: 6 (the phone held upright, its sensor
+    /// turned) makes a 48×32 photo a 32×48 texture, its left column the top row.
+    @Test func jpegTexturesAreTurnedUprightByTheirEXIFOrientation() throws {
+        let tex = try RenderTexture(width: 48, height: 32, ops: [
+            .fill(RGBColor(20, 40, 60)), .rect(min: SIMD2(0, 0), max: SIMD2(16, 16), color: RGBColor(250, 10, 10)),
+        ])
+        let jpg = [UInt8](try ImageEncoding.jpeg(tex.image(), quality: 95))
+        func withOrientation(_ value: UInt8) -> Data {
+            // APP1 "Exif": a little-endian TIFF header and one IFD0 entry, tag 0x0112 (SHORT).
+            let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, value, 0, 0, 0, 0, 0, 0, 0]
+            let payload = Array("Exif".utf8) + [0, 0] + tiff
+            let length = payload.count + 2
+            return Data(jpg[0..<2] + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + jpg[2...])
+        }
+        func close(_ a: SIMD3<UInt8>, _ b: RGBColor) -> Bool {
+            let d = SIMD3<Int>(truncatingIfNeeded: a) &- SIMD3<Int>(truncatingIfNeeded: b)
+            return (d &* d).wrappedSum() < 300
+        }
+        let upright = try RenderTexture(imageData: withOrientation(1)).image()
+        #expect(upright.width == 48 && upright.height == 32)
+        #expect(close(upright[4, 4], RGBColor(250, 10, 10)) && close(upright[44, 28], RGBColor(20, 40, 60)))
+        let turned = try RenderTexture(imageData: withOrientation(6)).image()
+        #expect(turned.width == 32 && turned.height == 48)
+        // Turned a quarter clockwise: the photo's top-left corner is now the top-right.
+        #expect(close(turned[28, 4], RGBColor(250, 10, 10)) && close(turned[4, 4], RGBColor(20, 40, 60)))
+        #expect(close(turned[28, 44], RGBColor(20, 40, 60)))
+    }
 }

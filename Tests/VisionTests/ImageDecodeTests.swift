@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Vision
 import Baselines
@@ -21,6 +22,24 @@ import TestSupport
         #expect(decoded.width == 160 && decoded.height == 120)
         let meanAbs = zip(decoded.pixels, image.pixels).map { abs(Int($0) - Int($1)) }.reduce(0, +) / image.pixels.count
         #expect(meanAbs < 6)
+    }
+
+    /// A CMYK JPEG (Adobe's inverted inks, as Photoshop and Pillow write them: 16×8, two
+    /// flat halves) decodes to the grey levels OpenCV's imdecode gave it: 130 and 119.
+    @Test func cmykJPEGDecodesAsOpenCVDid() throws {
+        let cmyk = [UInt8](Data(base64Encoded: """
+            /9j/7gAOQWRvYmUAZAAAAAAA/9sAQwACAQEBAQECAQEBAgICAgIEAwICAgIFBAQDBAYFBgYGBQYGBgcJCAYHCQcGBggLCAkKCgoKCgYICwwL\
+            CgwJCgoK/8AAFAgACAAQBEMRAE0RAFkRAEsRAP/EAB8AAAEFAQEBAQEBAAAAAAAAAAABAgMEBQYHCAkKC//EALUQAAIBAwMCBAMFBQQEAAAB\
+            fQECAwAEEQUSITFBBhNRYQcicRQygZGhCCNCscEVUtHwJDNicoIJChYXGBkaJSYnKCkqNDU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hp\
+            anN0dXZ3eHl6g4SFhoeIiYqSk5SVlpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2drh4uPk5ebn6Onq8fLz9PX29/j5\
+            +v/aAA4EQwBNAFkASwAAPwD9hK3K/Nuv1cr+Vev24r+jCvjev//Z
+            """)!)
+        let decoded = try GrayImage(decoding: cmyk)
+        #expect(decoded.width == 16 && decoded.height == 8)
+        for y in 0..<8 {
+            #expect((0..<8).allSatisfy { decoded.pixels[y * 16 + $0] == 130 })
+            #expect((8..<16).allSatisfy { decoded.pixels[y * 16 + $0] == 119 })
+        }
     }
 
     func code(_ bytes: [UInt8], maxPixels: Int = GrayImage.defaultMaxPixels) -> VisionError.Code? {

@@ -1,10 +1,6 @@
 // Synthetic test images (see vc_test_images.h).
 #include "vc_test_images.h"
-#include "vc_image.h"
 #include "vc_guarded.hpp"
-#include <cstring>
-#include <vector>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 extern "C" vc_status vc_test_texture(uint8_t *out, int32_t width, int32_t height, uint64_t seed) {
@@ -48,29 +44,6 @@ extern "C" vc_status vc_test_texture(uint8_t *out, int32_t width, int32_t height
         noise.convertTo(n16, CV_16S);
         sum += n16;
         sum.convertTo(img, CV_8U);  // saturates
-        return VC_OK;
-    });
-}
-
-extern "C" vc_status vc_test_encode(const uint8_t *gray, int32_t width, int32_t height, int32_t format,
-                                    int32_t quality, uint8_t *out, size_t capacity, size_t *length) {
-    return vc::guarded([&]() -> vc_status {
-        if (!gray || !length || width <= 0 || height <= 0) return vc::fail(VC_ERR_INVALID_ARGUMENT, "bad argument");
-        *length = 0;
-        const cv::Mat img(height, width, CV_8UC1, const_cast<uint8_t *>(gray));
-        std::vector<uint8_t> buf;
-        bool ok = false;
-        if (format == VC_IMAGE_FORMAT_JPEG) {
-            ok = cv::imencode(".jpg", img, buf, {cv::IMWRITE_JPEG_QUALITY, std::max(1, std::min(100, quality))});
-        } else if (format == VC_IMAGE_FORMAT_PNG) {
-            ok = cv::imencode(".png", img, buf);
-        } else {
-            return vc::fail(VC_ERR_UNSUPPORTED_FORMAT, "format must be JPEG or PNG");
-        }
-        if (!ok) return vc::fail(VC_ERR_INTERNAL, "encoding failed");
-        *length = buf.size();
-        if (buf.size() > capacity || !out) return vc::fail(VC_ERR_BUFFER_TOO_SMALL, "output buffer too small");
-        std::memcpy(out, buf.data(), buf.size());
         return VC_OK;
     });
 }

@@ -1,7 +1,8 @@
 #ifndef VC_IMAGE_ENCODE_H
 #define VC_IMAGE_ENCODE_H
-/* Image encode to JPEG and PNG (OpenCV's libjpeg/libpng). Deterministic: the same pixels
- * and settings always give the same bytes. */
+/* Image encode to JPEG and PNG (libjpeg and libpng, with the settings cv::imencode used:
+ * the same bytes it wrote). Deterministic: the same pixels and settings always give the
+ * same bytes. */
 #include <stddef.h>
 #include <stdint.h>
 #include "vc_common.h"

@@ -6,7 +6,6 @@
 #include <array>
 #include <climits>
 #include <cstring>
-#include <opencv2/imgcodecs.hpp>
 
 namespace {
 
@@ -142,20 +141,7 @@ extern "C" vc_status vc_image_decode_gray(const uint8_t *data, size_t len, int64
             return vc::fail(VC_ERR_TOO_LARGE, "image has more pixels than allowed");
         if (!out || out_capacity < size_t(pixels))
             return vc::fail(VC_ERR_BUFFER_TOO_SMALL, "output buffer is smaller than width*height");
-        if (info->format == VC_IMAGE_FORMAT_PNG)
-            return vc::decode_png_gray(data, len, info->width, info->height, out);
-        const vc_status jpeg = vc::decode_jpeg_gray(data, len, info->width, info->height, out);
-        if (jpeg != VC_ERR_UNSUPPORTED_FORMAT) return jpeg;
-        // CMYK JPEGs: OpenCV's conversion. Decode into a fresh Mat, never into the caller's
-        // buffer: handed a destination, imdecode leaves it as it was when the decoder
-        // fails, so a damaged file read as a blank (or stale) image instead of an error.
-        const cv::Mat buf(1, int(len), CV_8UC1, const_cast<uint8_t *>(data));
-        const cv::Mat dst = cv::imdecode(buf, cv::IMREAD_GRAYSCALE | cv::IMREAD_IGNORE_ORIENTATION);
-        if (dst.empty()) return vc::fail(VC_ERR_DECODE, "image data does not decode");
-        if (dst.cols != info->width || dst.rows != info->height || dst.type() != CV_8UC1)
-            return vc::fail(VC_ERR_DECODE, "decoded image does not match its header");
-        cv::Mat wrap(info->height, info->width, CV_8UC1, out);
-        dst.copyTo(wrap);
-        return VC_OK;
+        if (info->format == VC_IMAGE_FORMAT_PNG) return vc::decode_png(data, len, info->width, info->height, 1, out);
+        return vc::decode_jpeg(data, len, info->width, info->height, 1, out);
     });
 }

@@ -41,7 +41,8 @@ void on_warning(png_structp, png_const_charp) {}
 
 namespace vc {
 
-vc_status decode_png_gray(const uint8_t *data, size_t len, int32_t width, int32_t height, uint8_t *out) {
+vc_status decode_png(const uint8_t *data, size_t len, int32_t width, int32_t height, int channels, uint8_t *out) {
+    if (channels != 1 && channels != 3) return fail(VC_ERR_INVALID_ARGUMENT, "channels must be 1 or 3");
     Failure failure{};
     Source source{data, len, 0};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &failure, on_error, on_warning);
@@ -58,19 +59,21 @@ vc_status decode_png_gray(const uint8_t *data, size_t len, int32_t width, int32_
     png_read_info(png, info);
     const int colour = png_get_color_type(png, info);
     const int depth = png_get_bit_depth(png, info);
-    // The transformations OpenCV's PngDecoder requests for an 8-bit gray result.
+    // The transformations OpenCV's PngDecoder requests for an 8-bit gray or colour result
+    // (RGB order here, where OpenCV asks for BGR).
     if (depth == 16) png_set_strip_16(png);
     png_set_strip_alpha(png);
     if (colour == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if ((colour & PNG_COLOR_MASK_COLOR) == 0 && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
-    if ((colour & PNG_COLOR_MASK_COLOR) || colour == PNG_COLOR_TYPE_PALETTE)
+    if (channels == 3 && (colour & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(png);
+    if (channels == 1 && ((colour & PNG_COLOR_MASK_COLOR) || colour == PNG_COLOR_TYPE_PALETTE))
         png_set_rgb_to_gray(png, 1, 0.299, 0.587);
     png_set_interlace_handling(png);
     png_read_update_info(png, info);
     if (int32_t(png_get_image_width(png, info)) != width || int32_t(png_get_image_height(png, info)) != height ||
-        png_get_rowbytes(png, info) != size_t(width))
+        png_get_rowbytes(png, info) != size_t(width) * size_t(channels))
         png_error(png, "the decoded layout does not match the header");
-    for (int32_t y = 0; y < height; ++y) rows[size_t(y)] = out + size_t(y) * size_t(width);
+    for (int32_t y = 0; y < height; ++y) rows[size_t(y)] = out + size_t(y) * size_t(width) * size_t(channels);
     png_read_image(png, rows.data());
     png_read_end(png, nullptr);
     png_destroy_read_struct(&png, &info, nullptr);

@@ -2,8 +2,11 @@
 #include "vc_render.h"
 #include "status_guard.hpp"
 #include "render_internal.hpp"
+#include "exif_orientation.hpp"
+#include "jpeg_decode.hpp"
+#include "png_decode.hpp"
+#include "vc_image.h"
 
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
@@ -254,11 +257,15 @@ extern "C" vc_status vc_texture_create_from_image(const uint8_t *data, size_t le
     *out = nullptr;
     if (!data || len == 0 || width > 8192 || height > 8192) return VC_ERR_INVALID_ARGUMENT;
     return make_texture(out, [&](cv::Mat &rgbm) -> vc_status {
-        cv::Mat bgr = cv::imdecode(cv::Mat(1, int(std::min<size_t>(len, INT32_MAX)), CV_8U, const_cast<uint8_t *>(data)),
-                                   cv::IMREAD_COLOR);
-        if (bgr.empty()) return VC_ERR_DECODE;
-        if (bgr.cols > 8192 || bgr.rows > 8192) return VC_ERR_TOO_LARGE;
-        cv::cvtColor(bgr, rgbm, cv::COLOR_BGR2RGB);
+        vc_image_info info{};
+        if (vc_status s = vc_image_probe(data, len, &info); s != VC_OK) return s;
+        if (info.width > 8192 || info.height > 8192) return VC_ERR_TOO_LARGE;
+        rgbm.create(info.height, info.width, CV_8UC3);
+        const vc_status s = info.format == VC_IMAGE_FORMAT_PNG
+                                ? vc::decode_png(data, len, info.width, info.height, 3, rgbm.data)
+                                : vc::decode_jpeg(data, len, info.width, info.height, 3, rgbm.data);
+        if (s != VC_OK) return s;
+        if (info.format == VC_IMAGE_FORMAT_JPEG) vc::apply_exif_orientation(rgbm, vc::jpeg_exif_orientation(data, len));
         if (width > 0 && height > 0 && (width != rgbm.cols || height != rgbm.rows)) {
             cv::Mat resized;
             cv::resize(rgbm, resized, cv::Size(width, height), 0, 0,

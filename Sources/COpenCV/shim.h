@@ -1,1 +1,0 @@
-// Intentionally empty: see module.modulemap. (A system-library target needs one header.)
