@@ -667,7 +667,7 @@ def long_sessions() -> Table:
     """localize's and dataset validate's time and memory on long sessions made from the walk.
     Reading session.json alone is measured up to 100,000 frames and its growth per frame
     taken from 50,000 on: a short session's read fits under the peak that start-up itself
-    reaches (about 136 MB), so only the step between two long ones measures its cost."""
+    reaches (about 39 MB), so only the step between two long ones measures its cost."""
     run(["scripts/setup.sh", "time"])  # /usr/bin/time, for the max RSS
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
