@@ -79,9 +79,12 @@ typedef struct vc_draw_op {
 vc_status vc_texture_create(int32_t width, int32_t height, const vc_draw_op *ops, int32_t n_ops,
                             vc_texture **out);
 
-/* Creates a texture from an encoded JPEG/PNG image (`data`, len bytes, caller-owned),
- * resized to width x height (area interpolation) if they are positive, else kept at its
- * size. *out owned by the caller (vc_texture_destroy). VC_ERR_DECODE when not an image. */
+/* Creates a texture from an encoded JPEG/PNG image (`data`, len bytes, caller-owned), a
+ * JPEG turned upright by its EXIF orientation, resized to width x height (area
+ * interpolation to shrink, cubic to enlarge) if they are positive, else kept at its size.
+ * *out owned by the caller (vc_texture_destroy). Errors as vc_image_probe (not a JPEG or
+ * PNG, truncated), VC_ERR_DECODE for data that does not decode, VC_ERR_TOO_LARGE for a side
+ * over 8192. */
 vc_status vc_texture_create_from_image(const uint8_t *data, size_t len, int32_t width,
                                        int32_t height, vc_texture **out);
 
