@@ -20,7 +20,7 @@ bool valid(const uint8_t *pixels, int32_t width, int32_t height, int32_t stride,
            (channels == 1 || channels == 3) && stride >= width * channels;
 }
 
-// Hands `bytes` to the caller as a malloc'd buffer (vc_encoded_free releases it).
+// Hands the PNG's `bytes` to the caller as a malloc'd buffer (vc_encoded_free releases it).
 vc_status hand_over(const std::vector<uint8_t> &bytes, uint8_t **out, size_t *out_len) {
     if (bytes.empty()) return VC_ERR_INTERNAL;
     auto *mem = static_cast<uint8_t *>(std::malloc(bytes.size()));
@@ -33,9 +33,9 @@ vc_status hand_over(const std::vector<uint8_t> &bytes, uint8_t **out, size_t *ou
 
 // Baseline JPEG as OpenCV's JpegEncoder writes it: libjpeg's defaults (4:2:0 chroma, JFIF
 // header, integer DCT), the quality's tables limited to baseline values, Huffman tables
-// optimised for the image when asked.
+// optimised for the image. libjpeg's own malloc'd output buffer is handed to the caller.
 vc_status encode_jpeg(const uint8_t *pixels, int32_t width, int32_t height, int32_t stride, int32_t channels,
-                      int32_t quality, bool optimize, std::vector<uint8_t> &bytes) {
+                      int32_t quality, uint8_t **out, size_t *out_len) {
     jpeg_compress_struct cinfo{};
     vc::JPEGErrorManager err{};
     err.install(cinfo);
@@ -54,7 +54,7 @@ vc_status encode_jpeg(const uint8_t *pixels, int32_t width, int32_t height, int3
     cinfo.in_color_space = channels == 3 ? JCS_RGB : JCS_GRAYSCALE;
     jpeg_set_defaults(&cinfo);
     jpeg_set_quality(&cinfo, quality, TRUE);
-    if (optimize) cinfo.optimize_coding = TRUE;
+    cinfo.optimize_coding = TRUE;
     jpeg_start_compress(&cinfo, TRUE);
     while (cinfo.next_scanline < cinfo.image_height) {
         JSAMPROW row = const_cast<uint8_t *>(pixels) + size_t(cinfo.next_scanline) * size_t(stride);
@@ -62,8 +62,8 @@ vc_status encode_jpeg(const uint8_t *pixels, int32_t width, int32_t height, int3
     }
     jpeg_finish_compress(&cinfo);
     jpeg_destroy_compress(&cinfo);
-    bytes.assign(mem, mem + mem_len);
-    std::free(mem);
+    *out = mem;
+    *out_len = mem_len;
     return VC_OK;
 }
 
@@ -111,11 +111,7 @@ extern "C" vc_status vc_encode_jpeg(const uint8_t *pixels, int32_t width, int32_
     *out = nullptr;
     *out_len = 0;
     if (!valid(pixels, width, height, stride, channels) || quality < 1 || quality > 100) return VC_ERR_INVALID_ARGUMENT;
-    return vc_guarded([&]() -> vc_status {
-        std::vector<uint8_t> bytes;
-        const vc_status s = encode_jpeg(pixels, width, height, stride, channels, quality, true, bytes);
-        return s == VC_OK ? hand_over(bytes, out, out_len) : s;
-    });
+    return vc_guarded([&] { return encode_jpeg(pixels, width, height, stride, channels, quality, out, out_len); });
 }
 
 extern "C" vc_status vc_encode_png(const uint8_t *pixels, int32_t width, int32_t height, int32_t stride,
