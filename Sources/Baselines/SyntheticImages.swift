@@ -20,17 +20,9 @@ public enum SyntheticImages {
     }
 
     /// Encodes `image` as JPEG (with `quality` 1...100) or PNG (zlib level 1, quick).
-    public static func encode(_ image: GrayImage, as format: ImageInfo.Format, quality: Int = 90) throws(VisionError) -> [UInt8] {
-        var out: UnsafeMutablePointer<UInt8>?
-        var length = 0
-        let status = image.pixels.withUnsafeBufferPointer {
-            let (w, h) = (Int32(image.width), Int32(image.height))
-            return format == .jpeg ? vc_encode_jpeg($0.baseAddress, w, h, w, 1, Int32(clamping: quality), &out, &length)
-                                   : vc_encode_png($0.baseAddress, w, h, w, 1, 1, &out, &length)
-        }
-        try VisionError.check(status)
-        guard let out else { throw VisionError(.internalError, "the encoder returned no bytes") }
-        defer { vc_encoded_free(out) }
-        return Array(UnsafeBufferPointer(start: out, count: length))
+    public static func encode(_ image: GrayImage, as format: ImageInfo.Format, quality: Int = 90) throws -> [UInt8] {
+        let (w, h) = (image.width, image.height)
+        return [UInt8](format == .jpeg ? try ImageEncoding.jpeg(gray: image.pixels, width: w, height: h, quality: quality)
+                                       : try ImageEncoding.png(gray: image.pixels, width: w, height: h, compression: 1))
     }
 }

@@ -24,6 +24,13 @@ public enum ImageEncoding {
         }
     }
 
+    /// Lossless PNG of an 8-bit gray image (`width * height` bytes, row-major).
+    public static func png(gray: [UInt8], width: Int, height: Int, compression: Int = 6) throws -> Data {
+        try encode(gray, width: width, height: height, channels: 1, operation: "png encode") {
+            vc_encode_png($0, $1, $2, $3, $4, Int32(clamping: compression), $5, $6)
+        }
+    }
+
     private typealias Encoder = (UnsafePointer<UInt8>?, Int32, Int32, Int32, Int32,
                                  UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
                                  UnsafeMutablePointer<Int>) -> vc_status
