@@ -44,22 +44,9 @@ int orientation_in_tiff(const uint8_t *d, size_t n) {
 
 }  // namespace
 
-int jpeg_exif_orientation(const uint8_t *data, size_t len) {
-    if (!data || len < 4 || data[0] != 0xFF || data[1] != 0xD8) return 1;
-    size_t i = 2;
-    while (i + 4 <= len) {
-        if (data[i] != 0xFF) return 1;
-        const uint8_t marker = data[i + 1];
-        if (marker == 0xFF) { ++i; continue; }  // fill byte
-        if (marker == 0xDA || marker == 0xD9) return 1;  // the scan (or the end) comes first
-        const size_t size = size_t(data[i + 2]) << 8 | data[i + 3];
-        if (size < 2 || size > len - i - 2) return 1;
-        const uint8_t *payload = data + i + 4;
-        if (marker == 0xE1 && size >= 8 && std::memcmp(payload, "Exif\0\0", 6) == 0)
-            return orientation_in_tiff(payload + 6, size - 8);
-        i += 2 + size;
-    }
-    return 1;
+int exif_orientation(const uint8_t *app1, size_t len) {
+    if (!app1 || len < 6 || std::memcmp(app1, "Exif\0\0", 6) != 0) return 0;
+    return orientation_in_tiff(app1 + 6, len - 6);
 }
 
 void apply_exif_orientation(cv::Mat &image, int orientation) {

@@ -5,6 +5,7 @@
 #include "jpeg_decode.hpp"
 #include "vc_guarded.hpp"
 #include "jpeg_error_manager.hpp"
+#include "exif_orientation.hpp"
 #include <cstdio>
 #include <vector>
 
@@ -32,7 +33,7 @@ void cmyk_row(const uint8_t *cmyk, int32_t width, int channels, uint8_t *out) {
 }  // namespace
 
 vc_status decode_jpeg(const uint8_t *data, size_t len, int32_t width, int32_t height, int channels,
-                      uint8_t *out) {
+                      uint8_t *out, int *orientation) {
     if (channels != 1 && channels != 3) return fail(VC_ERR_INVALID_ARGUMENT, "channels must be 1 or 3");
     jpeg_decompress_struct cinfo{};
     JPEGErrorManager err{};
@@ -47,7 +48,18 @@ vc_status decode_jpeg(const uint8_t *data, size_t len, int32_t width, int32_t he
     }
     jpeg_create_decompress(&cinfo);
     jpeg_mem_src(&cinfo, data, static_cast<unsigned long>(len));
+    if (orientation) jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_read_header(&cinfo, TRUE);
+    if (orientation) {
+        *orientation = 1;
+        for (jpeg_saved_marker_ptr m = cinfo.marker_list; m; m = m->next) {
+            if (m->marker != JPEG_APP0 + 1) continue;
+            if (const int o = exif_orientation(m->data, m->data_length)) {
+                *orientation = o;
+                break;
+            }
+        }
+    }
     const bool four = cinfo.num_components == 4;
     cinfo.out_color_space = four ? JCS_CMYK : channels == 3 ? JCS_EXT_RGB : JCS_GRAYSCALE;
     cinfo.out_color_components = four ? 4 : channels;

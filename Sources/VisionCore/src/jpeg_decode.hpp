@@ -11,6 +11,10 @@ namespace vc {
 // IMREAD_GRAYSCALE or IMREAD_COLOR (libjpeg's own YCbCr conversions, the same library; a
 // four-component file as OpenCV converts CMYK), but nothing is printed and corrupt
 // entropy-coded data is VC_ERR_DECODE instead of a warning on stderr and a smeared image.
-vc_status decode_jpeg(const uint8_t *data, size_t len, int32_t width, int32_t height, int channels, uint8_t *out);
+// With `orientation`, libjpeg also keeps the APP1 segments it reads past, and *orientation
+// receives the first EXIF block's orientation tag (exif_orientation.hpp: 1...8, 1 when
+// there is none), as imdecode reads it to turn a colour image upright.
+vc_status decode_jpeg(const uint8_t *data, size_t len, int32_t width, int32_t height, int channels, uint8_t *out,
+                      int *orientation = nullptr);
 
 }  // namespace vc

@@ -261,11 +261,12 @@ extern "C" vc_status vc_texture_create_from_image(const uint8_t *data, size_t le
         if (vc_status s = vc_image_probe(data, len, &info); s != VC_OK) return s;
         if (info.width > 8192 || info.height > 8192) return VC_ERR_TOO_LARGE;
         rgbm.create(info.height, info.width, CV_8UC3);
+        int orientation = 1;
         const vc_status s = info.format == VC_IMAGE_FORMAT_PNG
                                 ? vc::decode_png(data, len, info.width, info.height, 3, rgbm.data)
-                                : vc::decode_jpeg(data, len, info.width, info.height, 3, rgbm.data);
+                                : vc::decode_jpeg(data, len, info.width, info.height, 3, rgbm.data, &orientation);
         if (s != VC_OK) return s;
-        if (info.format == VC_IMAGE_FORMAT_JPEG) vc::apply_exif_orientation(rgbm, vc::jpeg_exif_orientation(data, len));
+        vc::apply_exif_orientation(rgbm, orientation);
         if (width > 0 && height > 0 && (width != rgbm.cols || height != rgbm.rows)) {
             cv::Mat resized;
             cv::resize(rgbm, resized, cv::Size(width, height), 0, 0,
