@@ -54,6 +54,10 @@ private:
     std::vector<double> nominal_scale_;
     std::vector<int> quota_;
     std::vector<int> umax_;
+    // The disc's rows as 16-bit weights over u = −15…16 (32 lanes a row, 0 outside the
+    // disc): u for the moment m10, v for m01; the vectorised `orientation` reads them.
+    alignas(16) int16_t disc_u_[kHalfPatch + 1][32];
+    alignas(16) int16_t disc_v_[kHalfPatch + 1][32];
     std::vector<int8_t> pattern_;  // 256 pairs × (x1, y1, x2, y2)
     std::vector<float> pattern_x_, pattern_y_;  // the 512 points, for vectorised rotation
 
