@@ -29,8 +29,8 @@ struct BenchRealCommand: Command {
           opencv   `bench localize`'s peer on arcloud's own map and query features
         Prints one table: per split and method, placed/queries, wrong, accepted (acc), how many
         accepted frames lie within their own claimed 95 % accuracy (in claim; arcloud only:
-        the peers claim none), map points and mean ms per query (extraction to pose; arcloud
-        from the encoded image), and the totals.
+        the peers claim none), map points and mean ms per query (every method from the
+        encoded image: decoding, extraction, matching and pose), and the totals.
         Exits 1 when arcloud places any frame wrongly.
         """
 
