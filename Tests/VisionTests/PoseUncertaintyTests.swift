@@ -167,11 +167,14 @@ import TestSupport
         let scene = SyntheticScene(n: 2, rng: &rng)
         let two = try PoseUncertainty(of: scene.truth, pixels: scene.pixels, worldPoints: scene.world, camera: testCamera)
         #expect(!two.isDetermined && two.rotationDegrees == .infinity && two.centre == .infinity)
+        // Nothing determined, nothing bounded: a zero bound would claim an exact pose.
+        #expect(two.rotationBound95Degrees == .infinity && two.centreBound95 == .infinity)
         let line = (0 ..< 10).map { SIMD3(Double($0) * 0.1, 0, 5) }
         let pose = CameraFromWorld(rotation: .identity, translation: .zero)
         let pixels = line.map { testCamera.project($0)! }
         let collinear = try PoseUncertainty(of: pose, pixels: pixels, worldPoints: line, camera: testCamera)
         #expect(!collinear.isDetermined)
+        #expect(collinear.rotationBound95Degrees == .infinity && collinear.centreBound95 == .infinity)
     }
 
     @Test func badArgumentsAreRefused() {

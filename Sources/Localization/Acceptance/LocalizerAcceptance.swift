@@ -117,6 +117,9 @@ extension Localizer {
     /// The error bounds of a pose with uncertainty `u`, or why they exceed the promised accuracy.
     func bounds(_ u: PoseUncertainty) -> (accuracy: PoseAccuracy?, rejection: String?) {
         let tolerance = options.acceptance.tolerance
+        guard u.isDetermined else {
+            return (nil, "pose not determined: its inliers do not fix it (too few, or degenerate)")
+        }
         guard u.rotationBound95Degrees <= tolerance.degrees, u.centreBound95 <= scale(tolerance.scales) else {
             return (nil, String(format: "pose not determined: its 95 %% bound is %.1f° and %.1f %% of the map scale, above %.0f° or %.0f %%",
                                 u.rotationBound95Degrees, 100 * u.centreBound95 / scale.length,

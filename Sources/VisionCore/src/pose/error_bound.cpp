@@ -2,6 +2,7 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace vc {
 namespace {
@@ -64,10 +65,12 @@ double f_quantile(double p, double d1, double d2) {
 }
 
 double norm_bound(const Eigen::Matrix3d &covariance, double dof, double p) {
+    // A covariance that is not finite bounds nothing (0 here would claim an exact pose).
+    if (!covariance.allFinite()) return std::numeric_limits<double>::infinity();
     const Eigen::Vector3d l =
         Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(covariance, Eigen::EigenvaluesOnly).eigenvalues().cwiseMax(0.0);
     const double s1 = l.sum(), s2 = l.squaredNorm();
-    if (!(s1 > 0) || !std::isfinite(s1)) return s1 > 0 ? s1 : 0;
+    if (!(s1 > 0)) return 0;  // no variance: no error
     const double c = s2 / s1, d = std::clamp(s1 * s1 / s2, 1.0, 3.0);
     // A known covariance: F(d, ∞) = χ²_d / d, reached closely enough at 10⁶ degrees of freedom.
     const double nu = std::isfinite(dof) ? std::max(dof, 0.5) : 1e6;

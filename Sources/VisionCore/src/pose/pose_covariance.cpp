@@ -168,7 +168,8 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     PoseCovariance out;
     out.refined = pose;
     const double inf = std::numeric_limits<double>::infinity();
-    out.rotation_sigma = out.centre_sigma = inf;
+    // Until the pose is shown determined, nothing about it is bounded.
+    out.rotation_sigma = out.centre_sigma = out.rotation_bound95 = out.centre_bound95 = inf;
     out.pose.setConstant(inf);
     out.centre.setConstant(inf);
     // Bound once: every use of a thread_local by name calls its TLS wrapper.
@@ -237,9 +238,10 @@ PoseCovariance pose_covariance(const PoseProblem &p, const CameraPose &pose, con
     out.rotation_sigma = worst_sigma(out.pose.topLeftCorner<3, 3>());
     out.centre_sigma = worst_sigma(out.centre);
     out.determined = std::isfinite(out.rotation_sigma) && std::isfinite(out.centre_sigma);
+    if (!out.determined) return out;
     out.rotation_bound95 = norm_bound(out.pose.topLeftCorner<3, 3>(), kKnown, kBoundProbability);
     out.centre_bound95 = norm_bound(out.centre, kKnown, kBoundProbability);
-    if (!out.determined || !groups) return out;
+    if (!groups) return out;
 
     // Delete-a-group jackknife with groups of unequal size (Busing, Meijer & van der Leeden
     // 1999): pseudo-values h θ̂ − (h − 1) θ₋g with h = n / m_g, about the full solution.
