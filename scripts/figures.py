@@ -645,7 +645,8 @@ def ci_figure(out: str, total: float) -> str:
     fuzz = parse_fuzz(out)
     asan = re.search(r"sanitize asan: (\d+) tests run", out)
     parts = [f"tests {by('tests')} s (clean build included; {tests} tests)", f"dependency {by('SDK')} s",
-             f"figures {by('figures')} s (the release build included)", f"cluster {by('cluster')} s",
+             f"figures {by('figures')} s (the release build included)",
+             f"real-photo negatives {by('real-photo negatives')} s", f"cluster {by('cluster')} s",
              f"fuzzing {by('fuzzing')} s ({fuzz['targets']} targets × 20 s, "
              + (f"findings in {', '.join(fuzz['findings'])})" if fuzz["findings"] else "no finding)"),
              f"evo {by('evo')} s", f"ASan+UBSan {by('ASan')} s ({asan.group(1) if asan else '?'} tests, clean)"]
