@@ -3,7 +3,7 @@
 # $1) localized against the map of every split of every other scene, single-shot. No
 # pose can be right, yet these are real photos with real texture (fountain-P11 and
 # herz-jesus-P25 are both carved stone façades of one survey). A VPS must refuse them
-# all: exits 1 when any frame is accepted. About 2 minutes on 2 cores (release);
+# all: exits 1 when any frame is accepted. About 25 s on 2 cores (release);
 # everything goes to a scratch folder ($2, default a new temporary one).
 #
 #   scripts/check-negatives-real.sh [shared/real] [scratch dir]
@@ -12,7 +12,12 @@ cd "$(dirname "$0")/.."
 src=${1:-../shared/real}
 work=${2:-$(mktemp -d)}
 [ -d "$src" ] || { echo "check-negatives-real: no $src (the shared real photos)" >&2; exit 1; }
-mkdir -p "$work"
+mkdir -p "$work/out"
+quiet() {  # log, command...: the command's output goes to the log, shown only if it fails
+    local log=$1
+    shift
+    "$@" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
+}
 swift build -c release --product arcloud >/dev/null
 arcloud="$(swift build -c release --show-bin-path)/arcloud"
 
@@ -24,12 +29,13 @@ for scene in "$src"/*/; do
     scenes+=("$scene")
     # Every photo of the scene: one split's map and query photos together.
     for part in map query; do
-        [ -f "$work/$scene-$part/session.json" ] || "$arcloud" dataset import-colmap "${splits[0]}$part" \
-            "$work/$scene-$part" --images "$src/$scene/images" >/dev/null
+        [ -f "$work/$scene-$part/session.json" ] || quiet "$work/out/import-$scene-$part.log" \
+            "$arcloud" dataset import-colmap "${splits[0]}$part" "$work/$scene-$part" --images "$src/$scene/images"
     done
     for split in "${splits[@]}"; do
         map="$work/$scene-$(basename "$split").vpsmap"
-        [ -f "$map" ] || "$arcloud" map build --colmap "${split}map" --images "$src/$scene/images" --out "$map" >/dev/null
+        [ -f "$map" ] || quiet "$map.log" \
+            "$arcloud" map build --colmap "${split}map" --images "$src/$scene/images" --out "$map"
     done
 done
 
@@ -40,7 +46,7 @@ for map in "$work"/*.vpsmap; do
         [[ $map_scene == "$scene"-split-* ]] && continue
         for part in map query; do
             out="$work/out/$map_scene--$scene-$part"
-            "$arcloud" localize --map "$map" "$work/$scene-$part" --mode single-shot --out "$out" >/dev/null 2>&1
+            quiet "$out.log" "$arcloud" localize --map "$map" "$work/$scene-$part" --mode single-shot --out "$out"
             accepted=$(grep -c '"status":"localized"' "$out/results.jsonl" || true)
             frames=$(wc -l <"$out/results.jsonl")
             printf "%-28s <- %-22s accepted %d of %d\n" "$map_scene" "$scene $part" "$accepted" "$frames"

@@ -3,6 +3,7 @@ import Formats
 import Foundation
 import Geodesy
 import Geometry
+import Support
 import Vision
 import Baselines
 import MapModel
@@ -93,9 +94,9 @@ public struct RealPhotoBenchmark: Sendable {
         var frames: [Frame] = []
         for (i, q) in split.queries.enumerated() {
             let bytes = try [UInt8](Data(contentsOf: split.url(of: q)))
-            let t0 = DispatchTime.now().uptimeNanoseconds
+            var watch = Stopwatch()
             let r = try localizer.localize(encoded: bytes, intrinsics: q.intrinsics)
-            let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+            let ms = watch.lap()
             var f = frame(q.name, r.status == .localized ? r.pose : nil, truth: split.truth[i], scale: scale,
                           reason: r.reason, ms: ms)
             f.evidence = r.evidence
@@ -131,14 +132,14 @@ public struct RealPhotoBenchmark: Sendable {
         var frames: [Frame] = []
         for (i, q) in split.queries.enumerated() {
             let bytes = try [UInt8](Data(contentsOf: split.url(of: q)))
-            let t0 = DispatchTime.now().uptimeNanoseconds
+            var watch = Stopwatch()
             let image = try GrayImage(decoding: bytes)
             var f = try extractor.extract(image)
             if !q.intrinsics.distortion.isEmpty {
                 f = try FeatureSet(keypoints: q.intrinsics.undistort(f.keypoints), descriptors: f.descriptors)
             }
             let r = try peer.localize(f, camera: q.intrinsics)
-            let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+            let ms = watch.lap()
             frames.append(frame(q.name, r.pose, truth: split.truth[i], scale: scale, reason: nil, ms: ms))
         }
         return MethodResult(method: "opencv peer (arcloud's map)", mapPoints: map.points.count, frames: frames)
@@ -157,9 +158,9 @@ public struct RealPhotoBenchmark: Sendable {
         var frames: [Frame] = []
         for (i, q) in split.queries.enumerated() {
             let bytes = try [UInt8](Data(contentsOf: split.url(of: q)))
-            let t0 = DispatchTime.now().uptimeNanoseconds
+            var watch = Stopwatch()
             var query = try posed(q, bytes: bytes)
-            let decode = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+            let decode = watch.lap()
             query.pose = .identity  // the peer must not see the ground truth
             let r = try peer.localize(query)
             frames.append(frame(q.name, r.pose, truth: split.truth[i], scale: scale, reason: nil,
