@@ -3,14 +3,16 @@
 # $1) localized against the map of every split of every other scene, single-shot. No
 # pose can be right, yet these are real photos with real texture (fountain-P11 and
 # herz-jesus-P25 are both carved stone façades of one survey). A VPS must refuse them
-# all: exits 1 when any frame is accepted. About 25 s on 2 cores (release);
-# everything goes to a scratch folder ($2, default a new temporary one).
+# all: exits 1 when any frame is accepted. About 25 s on 2 cores (release) with ORB maps;
+# everything goes to a scratch folder ($2, default a new temporary one). $3 is the maps'
+# feature type (map build --feature-type: orb, the default, or sift).
 #
-#   scripts/check-negatives-real.sh [shared/real] [scratch dir]
+#   scripts/check-negatives-real.sh [shared/real] [scratch dir] [orb|sift]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=${1:-../shared/real}
 work=${2:-$(mktemp -d)}
+features=${3:-orb}
 [ -d "$src" ] || { echo "check-negatives-real: no $src (the shared real photos)" >&2; exit 1; }
 mkdir -p "$work/out"
 quiet() {  # log, command...: the command's output goes to the log, shown only if it fails
@@ -35,7 +37,8 @@ for scene in "$src"/*/; do
     for split in "${splits[@]}"; do
         map="$work/$scene-$(basename "$split").vpsmap"
         [ -f "$map" ] || quiet "$map.log" \
-            "$arcloud" map build --colmap "${split}map" --images "$src/$scene/images" --out "$map"
+            "$arcloud" map build --colmap "${split}map" --images "$src/$scene/images" --out "$map" \
+                --feature-type "$features"
     done
 done
 

@@ -47,7 +47,8 @@ public final class Localizer: Sendable {
     /// frame's gravity is ignored (it cannot be related to the map).
     let upright: UprightFrame?
     private let vocabulary: Vocabulary
-    private let extractor: ORBExtractor
+    /// Of the map's feature type (`MapMetadata.featureType`).
+    private let extractor: FeatureExtractor
     /// Keypoint position noise per pyramid level, relative to level 0.
     let octaveSigma: [Double]
 
@@ -67,12 +68,12 @@ public final class Localizer: Sendable {
                   viewing: ViewingDirections(map: map),
                   pointUncertainty: PointUncertainty(map: map, scaleFactor: Double(options.orb.scaleFactor),
                                                      parts: localMap.parts),
-                  localMap: localMap, scale: scale, extractor: try ORBExtractor(options: options.queryORB(mapPoints: map.points.count)))
+                  localMap: localMap, scale: scale, extractor: try FeatureExtractor(map.metadata.featureType, options: options.queryFeatures(map.metadata.featureType, mapPoints: map.points.count)))
     }
 
     private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, upright: UprightFrame?,
                  index: CandidateIndex, viewing: ViewingDirections, pointUncertainty: PointUncertainty,
-                 localMap: LocalMap, scale: MapScale, extractor: ORBExtractor) {
+                 localMap: LocalMap, scale: MapScale, extractor: FeatureExtractor) {
         self.map = map; self.options = options; self.vocabulary = vocabulary; self.scale = scale
         self.upright = upright
         self.index = index; self.viewing = viewing; self.pointUncertainty = pointUncertainty
@@ -83,7 +84,7 @@ public final class Localizer: Sendable {
     /// Another localizer over the same map and index with its own scratch buffers.
     public func makeWorker() throws -> Localizer {
         Localizer(map: map, options: options, vocabulary: vocabulary, upright: upright, index: index, viewing: viewing,
-                  pointUncertainty: pointUncertainty, localMap: localMap, scale: scale, extractor: try ORBExtractor(options: extractor.options))
+                  pointUncertainty: pointUncertainty, localMap: localMap, scale: scale, extractor: try FeatureExtractor(extractor.type, options: extractor.options))
     }
 
     /// Localizes an encoded image (JPEG or PNG).

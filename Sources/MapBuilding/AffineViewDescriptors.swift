@@ -24,7 +24,7 @@ extension MapBuilder {
         let byKeyframe = grouped
         let orb = { var o = options.orb; o.featureCount = options.featuresPerKeyframe(keyframes: frames.count); return o }()
         let found = try WorkerThreads.map(count: frames.count, threads: threads,
-                                          makeState: { try ORBExtractor(options: orb) }) { extractor, k -> [(UInt32, [UInt8])] in
+                                          makeState: { try FeatureExtractor(options.featureType, options: orb) }) { extractor, k -> [(UInt32, [UInt8])] in
             guard !byKeyframe[k].isEmpty else { return [] }
             let image = try images.image(of: frames[k])
             var out: [(UInt32, [UInt8])] = []

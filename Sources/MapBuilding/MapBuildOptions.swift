@@ -67,6 +67,12 @@ public struct MapBuildOptions: Sendable, Hashable {
     /// sparse mapping walk, which is what lets query frames localize (docs/maps.md).
     public var minTrackLength: Int = 2
 
+    /// The features every keyframe is described with, and so the map's queries
+    /// (`map build --feature-type`). ORB by default; SIFT (`SIFTExtractor`) matches across
+    /// larger changes of viewpoint, for maps of few photos, at about ten times the extraction
+    /// time per query (docs/maps.md).
+    public var featureType: FeatureType = .orb
+
     /// Describe points also from ASIFT's simulated views of their keyframes
     /// (`AffineView.mapViews`; `map build --affine-views`), for maps of few photos whose
     /// queries come from far off every photo. Off by default: see docs/maps.md for what it
@@ -96,12 +102,12 @@ public struct MapBuildOptions: Sendable, Hashable {
     /// The defaults with the settings `arcloud map build` takes from its command line: a
     /// `featureCount` is exact (`useFeatureCount`), nil keeps the default spreading.
     public init(keyframeStride: Int, featureCount: Int?, minTrackLength: Int, maxReprojectionError: Double,
-                threads: Int, affineViews: Bool) {
+                threads: Int, affineViews: Bool, featureType: FeatureType = .orb) {
         self.init()
         self.keyframeStride = keyframeStride
         if let featureCount { useFeatureCount(featureCount) }
         self.minTrackLength = minTrackLength; self.maxReprojectionError = maxReprojectionError
-        self.threads = threads; self.affineViews = affineViews
+        self.threads = threads; self.affineViews = affineViews; self.featureType = featureType
     }
 
     /// Whether a map of `keyframes` keyframes counts as one of few photos (it then gets more
@@ -131,7 +137,7 @@ public struct MapBuildOptions: Sendable, Hashable {
     /// The settings as text, stored in the map's metadata.
     public var summary: [String: String] {
         [
-            "keyframeStride": "\(keyframeStride)", "orbFeatures": "\(orb.featureCount)",
+            "featureType": "\(featureType)", "keyframeStride": "\(keyframeStride)", "orbFeatures": "\(orb.featureCount)",
             "minFeaturesPerMap": "\(minFeaturesPerMap)", "maxFeaturesPerKeyframe": "\(maxFeaturesPerKeyframe)",
             "orbLevels": "\(orb.levels)", "orbScale": "\(orb.scaleFactor)",
             "maxViewAngleDegrees": "\(maxViewAngleDegrees)", "depthProbePartners": "\(depthProbePartners)",

@@ -42,16 +42,16 @@ extension MapBuilder {
         func position(_ i: Int) -> SIMD3<Double> { SIMD3(positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]) }
     }
 
-    /// 1. ORB features on every keyframe (all cores, one extractor per thread).
+    /// 1. Features (`options.featureType`) on every keyframe (all cores, one extractor per thread).
     func extractFeatures(_ frames: [MapBuildFrame], images: some KeyframeImages, threads: Int,
                          _ run: inout StageRun, _ log: (String) -> Void) throws -> [KeyframeFeatures] {
         let orb = { var o = options.orb; o.featureCount = options.featuresPerKeyframe(keyframes: frames.count); return o }()
         let features = try WorkerThreads.map(count: frames.count, threads: threads,
-                                             makeState: { try ORBExtractor(options: orb) }) { extractor, i in
+                                             makeState: { try FeatureExtractor(options.featureType, options: orb) }) { extractor, i in
             try Self.extract(frames[i], from: images, with: extractor)
         }
         run.report.features = features.reduce(0) { $0 + $1.count }
-        log(run.finish("extract", "\(run.report.features) ORB features in \(frames.count) keyframes "
+        log(run.finish("extract", "\(run.report.features) \(options.featureType == .orb ? "ORB" : "SIFT") features in \(frames.count) keyframes "
                    + "(at most \(orb.featureCount) each)"))
         return features
     }

@@ -76,6 +76,7 @@ public struct MapBuilder: Sendable {
 
         var meta = metadata
         meta.builder = options.summary.merging(meta.builder) { _, given in given }
+        meta.featureType = options.featureType
         if meta.camera == nil { meta.camera = frames[0].intrinsics }
         if meta.georeference == nil {
             meta.georeference = georeference(allFrames, controlPoints: controlPoints, up: meta.up, units: meta.units, &run, log)
@@ -135,7 +136,7 @@ public struct MapBuilder: Sendable {
     }
 
     static func extract(_ frame: MapBuildFrame, from images: some KeyframeImages,
-                        with extractor: ORBExtractor) throws -> KeyframeFeatures {
+                        with extractor: FeatureExtractor) throws -> KeyframeFeatures {
         let image = try images.image(of: frame)
         guard image.width == frame.intrinsics.width, image.height == frame.intrinsics.height else {
             throw MapBuildError("\(frame.imageURL.path): image is \(image.width)x\(image.height) but the camera "

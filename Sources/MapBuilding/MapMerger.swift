@@ -41,9 +41,9 @@ public struct MapMerger: Sendable {
 
     /// The venue map of `parts`, named `name`.
     ///
-    /// Every part must have the same units and up direction (after its placement's
-    /// rotation), and distinct names: a venue in metres cannot hold a part of unknown
-    /// scale, and gravity means one thing across the venue.
+    /// Every part must have the same units, up direction (after its placement's rotation)
+    /// and feature type, and distinct names: a venue in metres cannot hold a part of unknown
+    /// scale, gravity means one thing across the venue, and a query is described one way.
     public func merge(_ parts: [Part], name: String) throws -> VPSMap {
         guard let first = parts.first else { throw Refusal("nothing to merge: give at least one map") }
         let names = parts.map(\.name)
@@ -54,6 +54,11 @@ public struct MapMerger: Sendable {
                           + "parts of a venue share one unit")
         }
         let up = try Self.venueUp(parts)
+        let featureType = first.map.metadata.featureType
+        if let odd = parts.first(where: { $0.map.metadata.featureType != featureType }) {
+            throw Refusal("'\(odd.name)' has \(odd.map.metadata.featureType) features, '\(first.name)' \(featureType): "
+                          + "parts of a venue share one feature type")
+        }
 
         var keyframes: [MapKeyframe] = []
         var observations: [MapObservation] = []
@@ -102,7 +107,7 @@ public struct MapMerger: Sendable {
         }
         let metadata = MapMetadata(name: name, camera: first.map.metadata.camera,
                                    source: "merge of " + names.joined(separator: ", "),
-                                   builder: builder, units: units, up: up)
+                                   builder: builder, units: units, up: up, featureType: featureType)
         return try VPSMap(metadata: metadata, scene: scene, keyframes: keyframes, points: points,
                           observations: observations, vocabulary: vocabulary, viewDescriptors: views)
     }

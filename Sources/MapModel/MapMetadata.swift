@@ -1,6 +1,7 @@
 import Foundation
 import Geodesy
 import Geometry
+import Vision
 
 /// Facts about a map as a whole: what it is called, when and from what it was built,
 /// with which camera and builder settings.
@@ -21,16 +22,19 @@ public struct MapMetadata: Sendable, Hashable, Codable {
     public var up: MapUpDirection
     /// Where the map lies on the earth, when known: answers from it then carry a GeoPose.
     public var georeference: Georeference?
+    /// The features its points are described with; its queries are extracted with the same.
+    public var featureType: FeatureType
 
     /// Units and up default to metres and +y, what arcloud's own sessions give (and what
     /// every map was assumed to be before maps recorded them); a map built from a COLMAP
     /// model sets both to unknown unless told.
     public init(name: String, created: Date = Date(), camera: CameraIntrinsics? = nil, source: String = "",
                 builder: [String: String] = [:], units: MapUnits = .metres, up: MapUpDirection = .plusY,
-                georeference: Georeference? = nil) {
+                georeference: Georeference? = nil, featureType: FeatureType = .orb) {
         self.name = name; self.created = created; self.camera = camera
         self.source = source; self.builder = builder
         self.units = units; self.up = up; self.georeference = georeference
+        self.featureType = featureType
     }
 
     /// `kind` and the input at `path` as a map may record them: a map file is shared, so

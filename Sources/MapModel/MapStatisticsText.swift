@@ -3,8 +3,8 @@ import Geodesy
 
 extension MapStatistics {
     /// The text `arcloud map inspect` prints for `map` (these are its figures), read from
-    /// `path`, `fileBytes` long, loaded in `loadSeconds`: name, source, camera, units and
-    /// up; counts and the track-length histogram; reprojection errors (px); vocabulary;
+    /// `path`, `fileBytes` long, loaded in `loadSeconds`: name, source, camera, units,
+    /// up and feature type; counts and the track-length histogram; reprojection errors (px); vocabulary;
     /// sections with bounds; AR objects; navigation; builder settings.
     public func text(for map: VPSMap, path: String, fileBytes: Int, loadSeconds: Double) -> String {
         let m = map.metadata
@@ -17,7 +17,7 @@ extension MapStatistics {
             out.append("  camera \(c.width)x\(c.height) fx \(f6(c.fx)) fy \(f6(c.fy)) cx \(f6(c.cx)) cy \(f6(c.cy))"
                        + (c.distortion.isEmpty ? "" : " distortion \(c.distortion.map(f6).joined(separator: " "))"))
         }
-        out.append("  units \(m.units), up \(m.up)")
+        out.append("  units \(m.units), up \(m.up), \(m.featureType == .orb ? "ORB" : "SIFT") features")
         out.append("  georeference " + (m.georeference.map(\.description)
                                         ?? "none (answers in map coordinates only; arcloud map georef sets one)"))
         out.append("keyframes    \(keyframes)")

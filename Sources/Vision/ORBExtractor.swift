@@ -75,36 +75,12 @@ public final class ORBExtractor: Sendable {
 
     /// Extracts into `features`, reusing its arrays' capacity (no allocation once warmed up).
     public func extract(_ image: GrayImage, into features: inout FeatureSet) throws(VisionError) {
-        let capacity = options.featureCount
-        let result: Result<Int, VisionError> = state.withLock { st in
-            if st.keypoints.count < capacity {
-                st.keypoints = [vc_keypoint](repeating: vc_keypoint(), count: capacity)
-            }
-            features.descriptors.removeAll(keepingCapacity: true)
-            var count: Int32 = 0
-            var status = VC_OK
+        let result: Result<Void, VisionError> = state.withLock { st in
             let handle = st.handle
-            image.pixels.withUnsafeBufferPointer { px in
-                st.keypoints.withUnsafeMutableBufferPointer { kp in
-                    features.descriptors.append(contentsOf: repeatElement(0, count: capacity * FeatureSet.descriptorBytes))
-                    features.descriptors.withUnsafeMutableBufferPointer { desc in
-                        status = vc_orb_extract(handle, px.baseAddress, Int32(image.width), Int32(image.height),
-                                                Int32(image.width), kp.baseAddress, desc.baseAddress,
-                                                Int32(capacity), &count)
-                    }
-                }
+            return NativeExtraction.run(image, capacity: options.featureCount, keypoints: &st.keypoints, into: &features) {
+                vc_orb_extract(handle, $0, Int32(image.width), Int32(image.height), Int32(image.width), $1, $2, $3, $4)
             }
-            if status != VC_OK { return .failure(VisionError.from(status)) }
-            let n = Int(count)
-            features.descriptors.removeLast(features.descriptors.count - n * FeatureSet.descriptorBytes)
-            features.keypoints.removeAll(keepingCapacity: true)
-            features.keypoints.reserveCapacity(n)
-            for k in st.keypoints.prefix(n) {
-                features.keypoints.append(Keypoint(x: k.x, y: k.y, size: k.size, angle: k.angle,
-                                                   response: k.response, octave: Int(k.octave)))
-            }
-            return .success(n)
         }
-        _ = try result.get()
+        try result.get()
     }
 }

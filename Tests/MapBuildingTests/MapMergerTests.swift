@@ -61,6 +61,18 @@ import Testing
             try MapMerger().merge([.init(map: a, placement: .identity, name: "a"),
                                    .init(map: b, placement: .identity, name: "b")], name: "v")
         }
+        // A query is described one way: ORB and SIFT parts do not mix, SIFT parts merge as SIFT.
+        var sift = try makeSyntheticMap(pointCount: 50, seed: 3)
+        sift.metadata.featureType = .sift
+        #expect(throws: MapMerger.Refusal.self) {
+            try MapMerger().merge([.init(map: a, placement: .identity, name: "a"),
+                                   .init(map: sift, placement: .identity, name: "s")], name: "v")
+        }
+        var sift2 = try makeSyntheticMap(pointCount: 50, seed: 4)
+        sift2.metadata.featureType = .sift
+        let merged = try MapMerger().merge([.init(map: sift, placement: .identity, name: "s"),
+                                            .init(map: sift2, placement: .identity, name: "t")], name: "v")
+        #expect(merged.metadata.featureType == .sift)
         #expect(throws: MapMerger.Refusal.self) { try MapMerger().merge([], name: "v") }
     }
 }

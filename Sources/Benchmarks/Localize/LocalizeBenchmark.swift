@@ -27,7 +27,7 @@ public struct LocalizeBenchmark {
     /// The localizer on the venue map, when one is given.
     private let venue: Localizer?
     private let peer: OpenCVPeerLocalizer
-    private let extractor: ORBExtractor
+    private let extractor: FeatureExtractor
     private let encoded: [[UInt8]]
     private let images: [GrayImage]
 
@@ -41,17 +41,16 @@ public struct LocalizeBenchmark {
         map = try VPSMap.load(from: mapPath)
         var options = LocalizerOptions()
         if let asked {
-            options.orb.featureCount = asked
-            options.smallMapFeatureCount = nil
+            options.useFeatureCount(asked)
         }
-        features = options.queryORB(mapPoints: map.points.count).featureCount
+        features = options.queryFeatures(map.metadata.featureType, mapPoints: map.points.count).featureCount
         localizer = try Localizer(map: map, options: options)
         venue = try venuePath.map { try Localizer(map: try VPSMap.load(from: $0), options: options) }
         peer = try OpenCVPeerLocalizer(descriptors: map.points.descriptors, positions: map.points.positions,
                                        ratio: Double(options.globalRatio),
                                        threshold: options.ransac.threshold, confidence: options.ransac.confidence,
                                        maxIterations: options.ransac.maxIterations, minInliers: options.minInliers)
-        extractor = try ORBExtractor(options: options.queryORB(mapPoints: map.points.count))
+        extractor = try FeatureExtractor(map.metadata.featureType, options: options.queryFeatures(map.metadata.featureType, mapPoints: map.points.count))
         encoded = try frames.map { try [UInt8](Data(contentsOf: RecordedSession.imageURL(of: $0, in: sessionURL))) }
         images = try encoded.map { try GrayImage(decoding: $0) }
     }

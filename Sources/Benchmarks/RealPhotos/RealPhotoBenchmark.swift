@@ -120,14 +120,14 @@ public struct RealPhotoBenchmark: Sendable {
         return MethodResult(method: "arcloud", mapPoints: map.points.count, frames: frames)
     }
 
-    /// The `bench localize` OpenCV peer on arcloud's map, with the localizer's ORB features.
+    /// The `bench localize` OpenCV peer on arcloud's map, with the localizer's features.
     public func runOpenCVPeer(on map: VPSMap) throws -> MethodResult {
         let o = localizerOptions
         let peer = try OpenCVPeerLocalizer(descriptors: map.points.descriptors, positions: map.points.positions,
                                            ratio: Double(o.globalRatio), threshold: o.ransac.threshold,
                                            confidence: o.ransac.confidence, maxIterations: o.ransac.maxIterations,
                                            minInliers: o.minInliers)
-        let extractor = try ORBExtractor(options: o.queryORB(mapPoints: map.points.count))
+        let extractor = try FeatureExtractor(map.metadata.featureType, options: o.queryFeatures(map.metadata.featureType, mapPoints: map.points.count))
         let scale = try sceneScale()
         var frames: [Frame] = []
         for (i, q) in split.queries.enumerated() {

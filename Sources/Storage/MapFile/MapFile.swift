@@ -172,8 +172,16 @@ enum MapFile {
             try MapTableRow.decodeJSON(Georeference.self, text) { problem("georeference", $0) }
         }
         if let p = georeference?.problem { throw problem("georeference", p) }
-        return MapMetadata(name: info["name"] ?? "", created: created, camera: camera,
-                           source: source, builder: builder, units: units, up: up, georeference: georeference)
+        var featureType = FeatureType.orb
+        if version >= 4 {
+            guard let t = info["feature_type"].flatMap(FeatureType.init(rawValue:)) else {
+                throw problem("feature_type", "'\(info["feature_type"] ?? "missing")' is not "
+                              + FeatureType.allCases.map(\.rawValue).joined(separator: " or "))
+            }
+            featureType = t
+        }
+        return MapMetadata(name: info["name"] ?? "", created: created, camera: camera, source: source, builder: builder,
+                           units: units, up: up, georeference: georeference, featureType: featureType)
     }
 
     static func readScene(_ db: SQLiteDatabase) throws -> SceneContent {
@@ -322,7 +330,7 @@ enum MapFile {
         try db.transaction(.exclusive) {
             try db.execute(MapSchema.create)
             try db.setApplicationID(MapSchema.applicationID)
-            try db.setUserVersion(MapSchema.version)
+            try db.setUserVersion(MapSchema.version(of: map.metadata))
             try writeMetadata(map.metadata, db)
             try writeScene(map.scene, db)
             try writeKeyframes(map.keyframes, db)
@@ -348,6 +356,7 @@ enum MapFile {
             ("units", m.units.rawValue),
             ("up", m.up.description),
         ] + (try m.georeference.map { [("georeference", String(decoding: try encoder.encode($0), as: UTF8.self))] } ?? [])
+            + (MapSchema.version(of: m) >= 4 ? [("feature_type", m.featureType.rawValue)] : [])
         let s = try db.prepare("INSERT INTO map_info (key, value) VALUES (?, ?)")
         for (k, v) in rows { try s.run([.text(k), .text(v)]) }
     }

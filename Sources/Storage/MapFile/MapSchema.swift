@@ -1,4 +1,6 @@
-/// The SQLite layout of a `.vpsmap` file, version 3.
+import MapModel
+
+/// The SQLite layout of a `.vpsmap` file, version 4.
 ///
 /// Recognition: `PRAGMA application_id` is `applicationID` and table `map_info` holds
 /// `format = arcloud-vpsmap`; `PRAGMA user_version` is the schema version. Row tables
@@ -15,8 +17,14 @@
 /// (one per distinct viewing direction), grouped by point. Version 2 maps still load:
 /// units and up follow from their source (sessions: metres, +y; otherwise unknown) and
 /// each point is matched by its one descriptor.
+///
+/// Version 4 added `map_info` key `feature_type` (`sift`): a map whose points carry SIFT's
+/// binary descriptors. Only such maps are written as version 4, so that a build which
+/// would read them as ORB refuses them; ORB maps stay version 3 and open in older builds.
 enum MapSchema {
-    static let version = 3
+    static let version = 4
+    /// The version a map is written as: the oldest that can say what it holds.
+    static func version(of metadata: MapMetadata) -> Int { metadata.featureType == .orb ? 3 : 4 }
     /// The oldest version this build reads (migrating it in memory).
     static let oldestReadableVersion = 2
     static let observationRecordBytes = 13

@@ -20,11 +20,13 @@ struct RealPhotoScene {
     }
 
     /// The map of a split, built once per test run.
-    func map(_ name: String) throws -> VPSMap {
-        let key = directory.appendingPathComponent(name, isDirectory: true).path
+    func map(_ name: String, features: FeatureType = .orb) throws -> VPSMap {
+        let key = directory.appendingPathComponent(name, isDirectory: true).path + " \(features)"
         return try Self.builtMaps.withLock { maps in
             if let m = maps[key] { return m }
-            let m = try RealPhotoBenchmark(split: try split(name)).buildMap()
+            var bench = RealPhotoBenchmark(split: try split(name))
+            bench.buildOptions.featureType = features
+            let m = try bench.buildMap()
             maps[key] = m
             return m
         }
@@ -33,8 +35,8 @@ struct RealPhotoScene {
 
     /// Localizes a split's queries on its map: none may be placed wrongly, and at least
     /// `atLeast` must be placed within the tolerances.
-    func expectPlacesFramesAndNoneWrongly(split name: String, atLeast: Int) throws {
-        let r = try RealPhotoBenchmark(split: try split(name)).runLocalizer(on: try map(name))
+    func expectPlacesFramesAndNoneWrongly(split name: String, atLeast: Int, features: FeatureType = .orb) throws {
+        let r = try RealPhotoBenchmark(split: try split(name)).runLocalizer(on: try map(name, features: features))
         let report = r.frames.map { "\($0.name) \($0.verdict.rawValue) \($0.reason ?? "")" }.joined(separator: "; ")
         #expect(r.count(.wrong) == 0, "\(name): \(report)")
         #expect(r.count(.success) >= atLeast, "\(name): \(r.count(.success))/\(r.frames.count): \(report)")
@@ -42,8 +44,8 @@ struct RealPhotoScene {
 
     /// Localizes every frame of the shipped recorded `sessions` (other scenes) on a split's
     /// map: none may be placed.
-    func expectRejectsFramesOfOtherScenes(split name: String, sessions: [String]) throws {
-        let localizer = try Localizer(map: try map(name))
+    func expectRejectsFramesOfOtherScenes(split name: String, sessions: [String], features: FeatureType = .orb) throws {
+        let localizer = try Localizer(map: try map(name, features: features))
         for session in sessions {
             let dir = PackageDirectory.root.appendingPathComponent("Datasets/\(session)")
             let s = try RecordedSession.load(from: dir)

@@ -35,6 +35,17 @@ import Vision
         try Self.scene.expectPlacesFramesAndNoneWrongly(split: name, atLeast: atLeast)
     }
 
+    /// SIFT maps (`map build --feature-type sift`) of the same photos, queries described
+    /// with SIFT too. Measured on this tree: s3 11/11, s4 12/12 (ORB 11/12), the forward
+    /// stretch 5/13 (ORB 8/13: SIFT's strongest keypoints crowd the textured desks and leave
+    /// the plain ones the forward queries look at). The bars are those figures; none may be
+    /// placed wrongly.
+    @Test(arguments: [("split-s3", 11), ("split-s4", 12), ("split-forward", 5)])
+    func siftMapsPlaceTheirFramesAndNoneWrongly(split name: String, atLeast: Int) throws {
+        try Self.scene.expectPlacesFramesAndNoneWrongly(split: name, atLeast: atLeast, features: .sift)
+        #expect(try Self.scene.map(name, features: .sift).metadata.featureType == .sift)
+    }
+
     /// A rejected frame says why, and reports the evidence its candidate pose had; a placed
     /// one reports the evidence that placed it, all within the acceptance bounds.
     @Test func placedFramesCarryTheirEvidenceAndRejectedOnesTheirReason() throws {
@@ -87,5 +98,11 @@ import Vision
     @Test(arguments: ["split-forward", "split-s3"])
     func framesOfAnotherSceneAreRejected(split name: String) throws {
         try Self.scene.expectRejectsFramesOfOtherScenes(split: name, sessions: ["other-scene-query", "gallery-query-walk"])
+    }
+
+    /// And on a SIFT map of the sparsest split.
+    @Test func framesOfAnotherSceneAreRejectedOnASIFTMap() throws {
+        try Self.scene.expectRejectsFramesOfOtherScenes(split: "split-forward", sessions: ["other-scene-query", "gallery-query-walk"],
+                                                        features: .sift)
     }
 }

@@ -104,6 +104,27 @@ struct MapUnitsAndViewsTests {
         expectCorrupt(path, mentioning: "'up'")
     }
 
+    /// A SIFT map says so (schema version 4, so that a build reading it as ORB refuses it);
+    /// an ORB map stays version 3, which older builds read.
+    @Test func featureTypeRoundTripsAndOnlySIFTMapsNeedTheNewerFormat() throws {
+        var map = try makeSyntheticMap(pointCount: 30, keyframeCount: 3)
+        let (dir, orbPath) = try writeToScratchDirectory(map)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(try SQLiteDatabase(path: orbPath, mode: .readOnly).userVersion() == 3)
+        #expect(try VPSMap.load(from: orbPath).metadata.featureType == .orb)
+
+        map.metadata.featureType = .sift
+        let siftPath = dir + "/sift.vpsmap"
+        try map.write(to: siftPath)
+        #expect(try SQLiteDatabase(path: siftPath, mode: .readOnly).userVersion() == 4)
+        #expect(try VPSMap.load(from: siftPath).metadata == map.metadata)
+
+        try SQLiteDatabase(path: siftPath, mode: .readWrite).execute("UPDATE map_info SET value = 'surf' WHERE key = 'feature_type'")
+        expectCorrupt(siftPath, mentioning: "'surf' is not orb or sift")
+        try SQLiteDatabase(path: siftPath, mode: .readWrite).execute("DELETE FROM map_info WHERE key = 'feature_type'")
+        expectCorrupt(siftPath, mentioning: "feature_type")
+    }
+
     private func expectCorrupt(_ path: String, mentioning word: String, sourceLocation: SourceLocation = #_sourceLocation) {
         do {
             _ = try VPSMap.load(from: path)

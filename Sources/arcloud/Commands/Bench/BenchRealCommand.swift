@@ -2,13 +2,14 @@ import Benchmarks
 import Foundation
 import Localization
 import MapBuilding
+import Vision
 
 struct BenchRealCommand: Command {
     static let name = "bench real"
     static let summary = "Benchmark map building and localization on every real-photo split under a folder, against an ORB peer"
     static let overview = """
         USAGE: arcloud bench real [<folder>...] [--peers orb|sift|opencv|all|none] [--features N] [--map-features N]
-                                  [--affine-views] [--frames] [--json]
+                                  [--affine-views] [--feature-type orb|sift] [--frames] [--json]
 
         Runs every split under each folder (a split holds map/ and query/ COLMAP text models
         with the photos' poses, and query_gt.tum; a scene holds split-*/ folders; a root such as
@@ -46,6 +47,8 @@ struct BenchRealCommand: Command {
                                  defaultText: "the map builder's, 6000 for a map of up to 8 photos")
         let affineViews = Flag("affine-views", help: "Build arcloud's maps with simulated-view descriptors "
                                    + "(as map build --affine-views)")
+        let featureType = Option("feature-type", .oneOf(["orb", "sift"]).placeholder("<type>"), default: "orb",
+                                 help: "Features of arcloud's maps and queries (as map build --feature-type)")
         let frames = Flag("frames", help: "Also print every query's outcome: verdict, errors and, for arcloud, the "
                               + "evidence (NFA, pose σ, explained regions), the true inliers (within 8 px under the "
                               + "ground truth) and why a frame was rejected")
@@ -55,11 +58,11 @@ struct BenchRealCommand: Command {
     static func run(_ args: ParsedArguments<Options>) async throws -> Int32 {
         var localizerOptions = LocalizerOptions()
         if let features = args.features {
-            localizerOptions.orb.featureCount = features
-            localizerOptions.smallMapFeatureCount = nil
+            localizerOptions.useFeatureCount(features)
         }
         var buildOptions = MapBuildOptions()
         buildOptions.affineViews = args.affineViews
+        buildOptions.featureType = FeatureType(rawValue: args.featureType)!  // the parser's words
         if let features = args.mapFeatures { buildOptions.useFeatureCount(features) }
         let splitFolders = try RealPhotoSplit.folders(under: args.folders.isEmpty ? [RealPhotoSplit.defaultRoot] : args.folders)
         if !args.json { print(RealPhotoTable.headline) }

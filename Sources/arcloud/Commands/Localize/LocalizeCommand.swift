@@ -132,8 +132,7 @@ struct LocalizeCommand: Command {
             var options = LocalizerOptions()
             options.motionDeblur.enabled = !args.noDeblur
             if let features = args.features {
-                options.orb.featureCount = features
-                options.smallMapFeatureCount = nil
+                options.useFeatureCount(features)
             }
             let map = try VPSMap.load(from: mapPath)
             mapName = map.metadata.name

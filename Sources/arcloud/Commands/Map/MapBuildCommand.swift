@@ -4,6 +4,7 @@ import MapModel
 import MapBuilding
 import Storage
 import Support
+import Vision
 import VPSModel
 
 struct MapBuildCommand: Command {
@@ -14,8 +15,8 @@ struct MapBuildCommand: Command {
                arcloud map build --colmap <model-dir> [--images <dir>] --out <map.vpsmap> [options]
                arcloud map build --nerfstudio <transforms.json | folder> --out <map.vpsmap> [options]
 
-        Builds a map from images with known poses: ORB features on every keyframe (all
-        cores), keyframe pairs chosen from the images (shared vocabulary words, viewing
+        Builds a map from images with known poses: ORB features (or SIFT, --feature-type)
+        on every keyframe (all cores), keyframe pairs chosen from the images (shared vocabulary words, viewing
         angle), the scene's depths measured on each keyframe's best pair, matching along
         epipolar lines within them (Hamming ratio test, mutual), multi-view tracks,
         triangulation kept by triangulation angle and reprojection error in pixels, tracks
@@ -79,6 +80,9 @@ struct MapBuildCommand: Command {
         let features = Option("features", .integer(in: 100...20000), help: "ORB features per keyframe",
                               defaultText: "\(defaults.orb.featureCount), or more with fewer than 20 keyframes: 48,000 "
                                   + "spread over them, at most 6,000 each")
+        let featureType = Option("feature-type", .oneOf(["orb", "sift"]).placeholder("<type>"), default: "orb",
+                                 help: "Features of the map and of its queries: orb, or sift (binary SIFT: matches photos "
+                                     + "taken far off the map's, for maps of few photos; about 10x ORB's time per query)")
         let minTrack = Option("min-track", .integer(in: 2...100), default: defaults.minTrackLength,
                               help: "Keyframes that must see a point")
         let maxError = Option("max-error", .number(greaterThan: 0).placeholder("<px>"), default: defaults.maxReprojectionError,
@@ -115,7 +119,8 @@ struct MapBuildCommand: Command {
         let input = try MapBuildInput(source, scene: args.scene, noScene: args.noScene, controlPoints: args.gcp)
         for m in input.missing { FileHandle.standardError.write(Data("  skipped \(m): image missing\n".utf8)) }
         var options = MapBuildOptions(keyframeStride: args.stride, featureCount: args.features, minTrackLength: args.minTrack,
-                                      maxReprojectionError: args.maxError, threads: args.threads, affineViews: args.affineViews)
+                                      maxReprojectionError: args.maxError, threads: args.threads, affineViews: args.affineViews,
+                                      featureType: FeatureType(rawValue: args.featureType)!)  // the parser's words
         options.controlPointAccuracy = args.gcpAccuracy
 
         let quiet = args.quiet
