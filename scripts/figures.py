@@ -157,12 +157,12 @@ def bench_localize_table() -> Table:
                  rows, ["text", "ms", "ms", "ms", "ratio", "ratio", "pp"])
 
 
-def bench_real(folder: str, peers: str) -> dict:
+def bench_real(folder: str, peers: str, *flags: str) -> dict:
     def go():
         if not os.path.isdir(folder):
             raise Skip(f"{folder} is absent")
-        return json.loads(run([ARCLOUD, "bench", "real", folder, "--peers", peers, "--json"]))
-    return memo(f"real {folder} {peers}", go)
+        return json.loads(run([ARCLOUD, "bench", "real", folder, "--peers", peers, *flags, "--json"]))
+    return memo(f"real {folder} {peers} {' '.join(flags)}", go)
 
 
 def real_counts(method: dict) -> dict:
@@ -205,6 +205,45 @@ def real_row(name: str, photos: str, by: dict) -> List[str]:
         cells = [f"{p['placed']}/{p['n']}", str(p["wrong"]), f"{p['ms']:.0f}"] if p else ["—", "—", "—"]
         row += cells if with_ms else cells[:2]
     return row
+
+
+HARD_SPLITS = os.path.join("out", "hard-splits")
+
+
+def sift_maps() -> Table:
+    """ORB and SIFT maps (`--feature-type sift`) against the SIFT and ORB scripts, on the shared
+    splits and on the harder ones `scripts/make-hard-splits.sh` derives from them."""
+    if not os.path.isdir(SHARED_REAL):
+        raise Skip(f"{SHARED_REAL} is absent")
+    run(["scripts/make-hard-splits.sh", SHARED_REAL, HARD_SPLITS])
+
+    def cells(c: Optional[dict], claim: bool) -> str:
+        if c is None:
+            return "—"
+        text = f"{c['placed']}/{c['n']}, {c['wrong']} wrong"
+        return text + (f", {c['claim']}/{c['accepted']} in claim" if claim else "") + f", {c['ms']:.0f} ms"
+
+    def split_counts(d: dict) -> List[tuple]:
+        return [(f"{s['scene']} {s['split'].removeprefix('split-')}", s["mapPhotos"],
+                 {method_key(m["method"]): real_counts(m) for m in s["methods"]}) for s in d["splits"]]
+
+    def total(counts: List[dict]) -> dict:
+        t = {k: sum(c[k] for c in counts) for k in ("placed", "wrong", "accepted", "claim", "n")}
+        t["ms"] = sum(c["ms"] * c["n"] for c in counts) / max(t["n"], 1)
+        return t
+
+    rows = []
+    for label, folder, each in (("the shared splits", SHARED_REAL, False), ("the harder splits", HARD_SPLITS, True)):
+        orb, sift = split_counts(bench_real(folder, "all")), split_counts(bench_real(folder, "none", "--feature-type", "sift"))
+        lines = [(name, photos, by, s_by["arcloud"]) for (name, photos, by), (_, _, s_by) in zip(orb, sift)]
+        if each:
+            rows += [[name, str(photos), cells(by["arcloud"], True), cells(s, True), cells(by.get("sift"), False),
+                      cells(by.get("orb"), False)] for name, photos, by, s in lines]
+        rows.append([f"all {len(lines)} of {label}", "", cells(total([by["arcloud"] for _, _, by, _ in lines]), True),
+                     cells(total([s for _, _, _, s in lines]), True), cells(total([by["sift"] for _, _, by, _ in lines]), False),
+                     cells(total([by["orb"] for _, _, by, _ in lines]), False)])
+    return Table(["splits", "map photos", "arcloud, ORB map", "arcloud, SIFT map", "SIFT script", "ORB script"], rows,
+                 ["text", "text", "text", "text", "text", "text"])
 
 
 def method_key(name: str) -> str:
@@ -732,6 +771,8 @@ GENERATORS: Dict[str, Generator] = {
     "bench-real": Generator(bench_real_table, False, "arcloud bench real --peers all on ../shared/real"),
     "bench-real-shipped": Generator(lambda: bench_real_table(SHIPPED_REAL, "orb"), True,
                                     "arcloud bench real --peers orb on the photos shipped with the tests"),
+    "sift-maps": Generator(sift_maps, False, "bench real --peers all, ORB and SIFT maps, on ../shared/real and the harder "
+                           "splits of scripts/make-hard-splits.sh"),
     "venue-scale": Generator(venue_scale, False, f"arcloud bench scale --sizes {SCALE_SIZES} (sessions kept in out/bench-scale)"),
     "long-sessions": Generator(long_sessions, False, "localize and dataset validate on long sessions: time and max RSS"),
     "gallery-venue": Generator(gallery_venue, False, "scripts/make-gallery-venue.sh 9, then bench localize --venue on both sessions"),
