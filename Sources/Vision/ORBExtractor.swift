@@ -39,11 +39,7 @@ public final class ORBExtractor: Sendable {
     /// The options it was made with.
     public let options: ORBOptions
 
-    private struct State: ~Copyable {
-        let handle: OpaquePointer
-        var keypoints: [vc_keypoint]
-    }
-    private let state: Locked<State>
+    private let native: NativeExtractor
 
     /// Throws `.invalidArgument` for options out of range (feature count 1...100000, scale
     /// factor in (1, 4), levels 1...32, thresholds 1 ≤ minimum ≤ initial ≤ 255, cell 8...512).
@@ -55,15 +51,8 @@ public final class ORBExtractor: Sendable {
         p.ini_fast_threshold = Int32(clamping: options.initialFASTThreshold)
         p.min_fast_threshold = Int32(clamping: options.minimumFASTThreshold)
         p.cell_size = Int32(clamping: options.cellSize)
-        var handle: OpaquePointer?
-        try VisionError.check(vc_orb_create(&p, &handle))
-        guard let handle else { throw VisionError(.internalError, "vc_orb_create returned no extractor") }
+        native = try NativeExtractor(.orb) { vc_orb_create(&p, &$0) }
         self.options = options
-        self.state = Locked(State(handle: handle, keypoints: []))
-    }
-
-    deinit {
-        state.withLock { vc_orb_destroy($0.handle) }
     }
 
     /// Extracts up to `options.featureCount` features from `image`.
@@ -75,12 +64,6 @@ public final class ORBExtractor: Sendable {
 
     /// Extracts into `features`, reusing its arrays' capacity (no allocation once warmed up).
     public func extract(_ image: GrayImage, into features: inout FeatureSet) throws(VisionError) {
-        let result: Result<Void, VisionError> = state.withLock { st in
-            let handle = st.handle
-            return NativeExtraction.run(image, capacity: options.featureCount, keypoints: &st.keypoints, into: &features) {
-                vc_orb_extract(handle, $0, Int32(image.width), Int32(image.height), Int32(image.width), $1, $2, $3, $4)
-            }
-        }
-        try result.get()
+        try native.extract(image, capacity: options.featureCount, into: &features)
     }
 }

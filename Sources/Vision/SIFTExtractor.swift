@@ -18,11 +18,7 @@ public final class SIFTExtractor: Sendable {
     /// The options it was made with: the count, and the pyramid keypoint scales are given in.
     public let options: ORBOptions
 
-    private struct State: ~Copyable {
-        let handle: OpaquePointer
-        var keypoints: [vc_keypoint]
-    }
-    private let state: Locked<State>
+    private let native: NativeExtractor
 
     /// Throws `.invalidArgument` for a feature count outside 1...100000, a scale factor
     /// outside (1, 4) or levels outside 1...32.
@@ -31,15 +27,8 @@ public final class SIFTExtractor: Sendable {
         p.n_features = Int32(clamping: options.featureCount)
         p.scale_factor = options.scaleFactor
         p.n_levels = Int32(clamping: options.levels)
-        var handle: OpaquePointer?
-        try VisionError.check(vc_sift_create(&p, &handle))
-        guard let handle else { throw VisionError(.internalError, "vc_sift_create returned no extractor") }
+        native = try NativeExtractor(.sift) { vc_sift_create(&p, &$0) }
         self.options = options
-        self.state = Locked(State(handle: handle, keypoints: []))
-    }
-
-    deinit {
-        state.withLock { vc_sift_destroy($0.handle) }
     }
 
     /// Extracts up to `options.featureCount` features from `image`.
@@ -51,13 +40,7 @@ public final class SIFTExtractor: Sendable {
 
     /// Extracts into `features`, reusing its arrays' capacity.
     public func extract(_ image: GrayImage, into features: inout FeatureSet) throws(VisionError) {
-        let result: Result<Void, VisionError> = state.withLock { st in
-            let handle = st.handle
-            return NativeExtraction.run(image, capacity: options.featureCount, keypoints: &st.keypoints, into: &features) {
-                vc_sift_extract(handle, $0, Int32(image.width), Int32(image.height), Int32(image.width), $1, $2, $3, $4)
-            }
-        }
-        try result.get()
+        try native.extract(image, capacity: options.featureCount, into: &features)
     }
 
     /// The 256-bit code of one 128-element SIFT descriptor (`vc_sift_binarize`): bit j

@@ -1,6 +1,7 @@
 // C ABI for ORB extraction and keypoint undistortion.
 #include "vc_features.h"
 #include "vc_guarded.hpp"
+#include "extractor_checks.hpp"
 #include "orb_extractor.hpp"
 #include <opencv2/calib3d.hpp>
 
@@ -17,12 +18,7 @@ extern "C" vc_status vc_orb_create(const vc_orb_params *params, vc_orb_extractor
         if (!params || !out) return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument");
         *out = nullptr;
         const vc_orb_params &p = *params;
-        if (p.n_features < 1 || p.n_features > 100000)
-            return vc::fail(VC_ERR_INVALID_ARGUMENT, "n_features must be in 1...100000");
-        if (!(p.scale_factor > 1.0f && p.scale_factor < 4.0f))
-            return vc::fail(VC_ERR_INVALID_ARGUMENT, "scale_factor must be in (1, 4)");
-        if (p.n_levels < 1 || p.n_levels > 32)
-            return vc::fail(VC_ERR_INVALID_ARGUMENT, "n_levels must be in 1...32");
+        if (vc_status s = vc::check_extractor_params(p.n_features, p.scale_factor, p.n_levels); s != VC_OK) return s;
         if (p.min_fast_threshold < 1 || p.ini_fast_threshold > 255 ||
             p.min_fast_threshold > p.ini_fast_threshold)
             return vc::fail(VC_ERR_INVALID_ARGUMENT, "FAST thresholds must satisfy 1 <= min <= ini <= 255");
@@ -40,11 +36,9 @@ extern "C" vc_status vc_orb_extract(vc_orb_extractor *extractor, const uint8_t *
                                     vc_keypoint *kps, uint8_t *descriptors, int32_t capacity,
                                     int32_t *count) {
     return vc::guarded([&]() -> vc_status {
-        if (count) *count = 0;
-        if (!extractor || !gray || !count || (capacity > 0 && (!kps || !descriptors)))
-            return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument");
-        if (width <= 0 || height <= 0 || stride < width || capacity < 0)
-            return vc::fail(VC_ERR_INVALID_ARGUMENT, "invalid image size, stride or capacity");
+        if (vc_status s = vc::check_extract_args(extractor, gray, width, height, stride, kps, descriptors, capacity, count);
+            s != VC_OK)
+            return s;
         const cv::Mat img(height, width, CV_8UC1, const_cast<uint8_t *>(gray), size_t(stride));
         *count = extractor->impl.extract(img, kps, descriptors, capacity);
         return VC_OK;

@@ -1,6 +1,7 @@
 // C ABI for SIFT keypoints with binarized descriptors (vc_sift.h).
 #include "vc_sift.h"
 #include "vc_guarded.hpp"
+#include "extractor_checks.hpp"
 #include <opencv2/features2d.hpp>
 #include <algorithm>
 #include <cmath>
@@ -34,12 +35,7 @@ extern "C" vc_status vc_sift_create(const vc_sift_params *params, vc_sift_extrac
         if (!params || !out) return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument");
         *out = nullptr;
         const vc_sift_params &p = *params;
-        if (p.n_features < 1 || p.n_features > 100000)
-            return vc::fail(VC_ERR_INVALID_ARGUMENT, "n_features must be in 1...100000");
-        if (!(p.scale_factor > 1.0f && p.scale_factor < 4.0f))
-            return vc::fail(VC_ERR_INVALID_ARGUMENT, "scale_factor must be in (1, 4)");
-        if (p.n_levels < 1 || p.n_levels > 32)
-            return vc::fail(VC_ERR_INVALID_ARGUMENT, "n_levels must be in 1...32");
+        if (vc_status s = vc::check_extractor_params(p.n_features, p.scale_factor, p.n_levels); s != VC_OK) return s;
         *out = new vc_sift_extractor{cv::SIFT::create(p.n_features), p, {}, {}};
         return VC_OK;
     });
@@ -52,11 +48,9 @@ extern "C" vc_status vc_sift_extract(vc_sift_extractor *extractor, const uint8_t
                                      vc_keypoint *kps, uint8_t *descriptors, int32_t capacity,
                                      int32_t *count) {
     return vc::guarded([&]() -> vc_status {
-        if (count) *count = 0;
-        if (!extractor || !gray || !count || (capacity > 0 && (!kps || !descriptors)))
-            return vc::fail(VC_ERR_INVALID_ARGUMENT, "NULL argument");
-        if (width <= 0 || height <= 0 || stride < width || capacity < 0)
-            return vc::fail(VC_ERR_INVALID_ARGUMENT, "invalid image size, stride or capacity");
+        if (vc_status s = vc::check_extract_args(extractor, gray, width, height, stride, kps, descriptors, capacity, count);
+            s != VC_OK)
+            return s;
         // As ORB: an image too small to hold one descriptor window has no features.
         if (width < 32 || height < 32 || capacity == 0) return VC_OK;
         const cv::Mat img(height, width, CV_8UC1, const_cast<uint8_t *>(gray), size_t(stride));
