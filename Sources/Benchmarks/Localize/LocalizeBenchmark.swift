@@ -61,6 +61,8 @@ public struct LocalizeBenchmark {
             + "(\(map.points.count) points)"
             + (venue.map { ", venue \($0.map.metadata.name) (\($0.map.points.count) points)" } ?? "")
             + ", \(features) features, 1 thread, OpenCV \(openCVVersion)"
+            + (map.metadata.featureType == .orb ? "" : "; a \(map.metadata.featureType) map: 'orb only' and 'ORB alone' "
+                + "below are its \(map.metadata.featureType) extraction alone")
     }
 
     /// Runs every pipeline on every frame (after one warm-up frame, not timed) and returns
