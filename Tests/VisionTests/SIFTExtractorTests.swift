@@ -69,6 +69,26 @@ import Vision
         #expect(Double(sift.correct) > 0.8 * Double(sift.matches), "SIFT \(sift)")
     }
 
+    /// An image above `VC_SIFT_MAX_PIXELS` (bounded memory) is described reduced, its
+    /// keypoints in its own pixels: the frame doubled (by pixel replication) gives the
+    /// frame's keypoints at twice their positions.
+    @Test func aLargeImageIsDescribedReducedInItsOwnPixels() throws {
+        let small = try SyntheticImages.texture(width: 1200, height: 900, seed: 5)
+        var px = [UInt8](repeating: 0, count: 2400 * 1800)
+        for y in 0..<1800 { for x in 0..<2400 { px[y * 2400 + x] = small.pixels[(y / 2) * 1200 + x / 2] } }
+        let large = try GrayImage(width: 2400, height: 1800, pixels: px)
+        let sift = try SIFTExtractor(options: ORBOptions(featureCount: 2000))
+        let a = try sift.extract(small), b = try sift.extract(large)
+        #expect(b.count > 1000, "\(b.count)")
+        #expect(b.keypoints.allSatisfy { $0.x >= -0.5 && $0.y >= -0.5 && $0.x < 2400 && $0.y < 1800 })
+        let m = try DescriptorMatcher(ratio: 0.8, mutual: true).match(query: b.descriptors, train: a.descriptors)
+        let aligned = m.filter { m in
+            let d = b.keypoints[m.query].position / 2 - a.keypoints[m.train].position
+            return (d * d).sum() < 4
+        }
+        #expect(Double(aligned.count) > 0.8 * Double(m.count) && aligned.count > 300, "\(aligned.count) of \(m.count)")
+    }
+
     @Test func flatAndTinyImagesGiveNoFeatures() throws {
         let sift = try SIFTExtractor()
         #expect(try sift.extract(try GrayImage(width: 200, height: 100, pixels: [UInt8](repeating: 128, count: 20000))).isEmpty)

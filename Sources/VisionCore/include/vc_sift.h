@@ -12,6 +12,12 @@
 extern "C" {
 #endif
 
+/* Images of more pixels are reduced to this many (area averaging) before SIFT runs, and
+ * their keypoints mapped back: SIFT's scale space starts at twice the image size, and its
+ * peak memory grows with it (about 250 bytes per pixel: 80 MB for 640x480, 500 MB at this
+ * bound). 1920x1080 and smaller are described at their own resolution. */
+#define VC_SIFT_MAX_PIXELS 2100000
+
 typedef struct vc_sift_params {
     int32_t n_features;   /* strongest kept, 1..100000 */
     /* The pyramid a keypoint's scale is expressed in, as an ORB keypoint's is:

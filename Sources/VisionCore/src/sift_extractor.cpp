@@ -3,6 +3,7 @@
 #include "vc_guarded.hpp"
 #include "extractor_checks.hpp"
 #include <opencv2/features2d.hpp>
+#include <opencv2/imgproc.hpp>
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -13,6 +14,7 @@ struct vc_sift_extractor {
     // Kept between frames: no per-frame allocation once their capacity suffices.
     std::vector<cv::KeyPoint> keypoints;
     cv::Mat descriptors;
+    cv::Mat reduced;  // the image reduced to VC_SIFT_MAX_PIXELS, when it is larger
 };
 
 extern "C" void vc_sift_binarize(const float *descriptor, uint8_t *out) {
@@ -56,7 +58,23 @@ extern "C" vc_status vc_sift_extract(vc_sift_extractor *extractor, const uint8_t
         const cv::Mat img(height, width, CV_8UC1, const_cast<uint8_t *>(gray), size_t(stride));
         auto &kp = extractor->keypoints;
         kp.clear();
-        extractor->sift->detectAndCompute(img, cv::noArray(), kp, extractor->descriptors);
+        // SIFT's memory grows with the image (its scale space starts at twice the size): a
+        // larger image is reduced first and its keypoints mapped back.
+        const double pixels = double(width) * double(height);
+        if (pixels > VC_SIFT_MAX_PIXELS) {
+            const double s = std::sqrt(VC_SIFT_MAX_PIXELS / pixels);
+            const cv::Size reduced(std::max(1, int(width * s)), std::max(1, int(height * s)));
+            cv::resize(img, extractor->reduced, reduced, 0, 0, cv::INTER_AREA);
+            extractor->sift->detectAndCompute(extractor->reduced, cv::noArray(), kp, extractor->descriptors);
+            const float sx = float(width) / float(reduced.width), sy = float(height) / float(reduced.height);
+            for (auto &k : kp) {
+                k.pt.x = (k.pt.x + 0.5f) * sx - 0.5f;
+                k.pt.y = (k.pt.y + 0.5f) * sy - 0.5f;
+                k.size *= 0.5f * (sx + sy);
+            }
+        } else {
+            extractor->sift->detectAndCompute(img, cv::noArray(), kp, extractor->descriptors);
+        }
         // cv::SIFT keeps the n_features strongest but returns them in scale-space order (which
         // its threads may vary): strongest first, ties by position and scale, gives ORB's
         // order and the same output on every run.
