@@ -3,7 +3,10 @@
 ///
 /// Sendable as the extractors it wraps: calls run one at a time; give each task its own.
 public final class FeatureExtractor: Sendable {
+    /// Which extractor it wraps.
     public let type: FeatureType
+    /// The options it was made with: the feature count, and the pyramid keypoint scales are
+    /// given in (for SIFT, see `SIFTExtractor`).
     public let options: ORBOptions
 
     private enum Backend: Sendable {
