@@ -148,4 +148,27 @@ import TestSupport
         #expect(try VPSMap.loadScene(from: path) == scene)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["m.vpsmap", "scene.json"])
     }
+
+    /// `map build --feature-type`: an ORB map of a few photos suggests SIFT on stderr; a
+    /// SIFT map says so in `map inspect`, and a type the builder does not know is refused.
+    @Test func featureTypeIsChosenAtBuildAndShownByInspect() async throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let real = PackageDirectory.root.appendingPathComponent("Tests/Fixtures/real/tum-office").path
+        func build(_ type: String) async throws -> ArcloudProcess.Output {
+            try await ArcloudProcess.runOffThread(["map", "build", "--colmap", real + "/split-s4/map", "--images", real + "/images",
+                                                   "--out", "\(dir)/\(type).vpsmap", "--feature-type", type], timeout: 300)
+        }
+        let orb = try await build("orb"), sift = try await build("sift")
+        #expect(orb.status == 0 && sift.status == 0, "\(orb.stderr) \(sift.stderr)")
+        #expect(orb.stderr.contains("--feature-type sift may place more"), "\(orb.stderr)")
+        #expect(!sift.stderr.contains("--feature-type sift may") && sift.stderr.contains("SIFT features in 5 keyframes"),
+                "\(sift.stderr)")
+        let inspected = try ArcloudProcess.run(["map", "inspect", "\(dir)/sift.vpsmap"])
+        #expect(inspected.stdout.contains("units unknown, up unknown, SIFT features"), "\(inspected.stdout)")
+        #expect(try VPSMap.load(from: "\(dir)/orb.vpsmap").metadata.featureType == .orb)
+        let refused = try ArcloudProcess.run(["map", "build", "--colmap", real + "/split-s4/map", "--out", "\(dir)/x.vpsmap",
+                                              "--feature-type", "surf"])
+        #expect(refused.status == 2 && refused.stderr.contains("must be one of orb|sift"), "\(refused.stderr)")
+    }
 }

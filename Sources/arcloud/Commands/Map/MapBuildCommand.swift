@@ -137,6 +137,10 @@ struct MapBuildCommand: Command {
         let writeStart = ContinuousClock.now
         do { try built.map.write(to: out) } catch let e as MapFileError { throw CommandFailure(e.description) }
         note("write: \(out) in \(String(format: "%.2f s", (ContinuousClock.now - writeStart).seconds))")
+        if options.featureType == .orb, options.isFewPhotos(keyframes: built.map.keyframes.count) {
+            note("a map of \(built.map.keyframes.count) photos: if its queries come from far off them (an object seen from "
+                 + "all round), --feature-type sift may place more of them (docs/maps.md, \"SIFT maps\")")
+        }
 
         print(built.report.summary(of: built.map, writtenTo: out, fileBytes: RegularFile.byteCount(atPath: out),
                                    seconds: (ContinuousClock.now - start).seconds))
