@@ -13,12 +13,13 @@ public final class MapDirectoryEngine: LocalizationEngine {
     /// Section ids of each map file, read once per file state: the map listing, asked for
     /// often (clients poll it for rollouts), reads no scene while the files are unchanged.
     private let sectionIds = FileDerivedCache<[String]> { path in try VPSMap.loadScene(from: path).sections.map(\.id) }
-    /// Where each map file lies on the earth (nil when it is not georeferenced), read once per file state.
-    private let places = FileDerivedCache<MapPlacementOnEarth?> { path in
+    /// Each map file's units and where it lies on the earth (nil when it is not
+    /// georeferenced), read once per file state.
+    private let places = FileDerivedCache<(units: MapUnits, placement: MapPlacementOnEarth?)> { path in
         let (metadata, keyframes) = try VPSMap.loadMetadataAndKeyframes(from: path)
-        return metadata.georeference.map { g in
+        return (metadata.units, metadata.georeference.map { g in
             MapPlacementOnEarth(georeference: g, area: GeoArea(mapPoints: keyframes.map(\.pose.center), georeference: g))
-        }
+        })
     }
 
     /// - Parameters:
@@ -38,9 +39,10 @@ public final class MapDirectoryEngine: LocalizationEngine {
     public func maps() throws(LocalizationEngineError) -> [MapSummary] {
         cache.mapIds().map { id in
             let sections = cache.file(of: id).flatMap { try? sectionIds.value(ofFileAt: $0.path) } ?? []
-            let place = cache.file(of: id).flatMap { try? places.value(ofFileAt: $0.path) } ?? nil
+            let facts = cache.file(of: id).flatMap { try? places.value(ofFileAt: $0.path) }
             return MapSummary(id: id, name: id, sections: sections, version: cache.version(of: id),
-                              georeference: place?.georeference, area: place?.area)
+                              georeference: facts?.placement?.georeference, area: facts?.placement?.area,
+                              units: facts?.units.rawValue)
         }
     }
 

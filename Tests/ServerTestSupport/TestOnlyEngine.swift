@@ -34,7 +34,8 @@ package final class TestOnlyEngine: LocalizationEngine {
     package var localizeCalls: Int { calls.load(ordering: .relaxed) }
 
     package func maps() throws(LocalizationEngineError) -> [MapSummary] {
-        Self.mapIds.map { MapSummary(id: $0, name: $0.capitalized, keyframes: 10, points: 1000, sections: ["main"]) }
+        Self.mapIds.map { MapSummary(id: $0, name: $0.capitalized, keyframes: 10, points: 1000, sections: ["main"],
+                                  units: "metres") }
     }
 
     package func scene(mapId: String) throws(LocalizationEngineError) -> SceneContent {

@@ -18,7 +18,8 @@ import ServerTestSupport
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("maps-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for (id, section) in [("alpha", "hall"), ("beta", "yard")] {
-            let map = try VPSMap(metadata: MapMetadata(name: id, created: Date(timeIntervalSince1970: 0)),
+            let map = try VPSMap(metadata: MapMetadata(name: id, created: Date(timeIntervalSince1970: 0),
+                                                       units: id == "beta" ? .unknown : .metres),
                                  scene: SceneContent(sections: [MapSection(id: section, name: section.capitalized)]),
                                  keyframes: [], points: MapPoints(), observations: [], vocabulary: nil)
             try map.write(to: directory.appendingPathComponent("\(id).vpsmap").path)
@@ -31,6 +32,8 @@ import ServerTestSupport
         let engine = MapDirectoryEngine(directory: directory)
         #expect(try engine.maps().map(\.id) == ["alpha", "beta", "broken"])
         #expect(try engine.maps().first?.sections == ["hall"])
+        // Each map's units, for a client that scores poses (none for the file that is no map).
+        #expect(try engine.maps().map(\.units) == ["metres", "unknown", nil])
         #expect(try engine.scene(mapId: "beta").sections.map(\.id) == ["yard"])
         #expect(throws: LocalizationEngineError.unknownMap("gamma")) { try engine.scene(mapId: "gamma") }
 
@@ -38,6 +41,7 @@ import ServerTestSupport
         defer { fixture.stop() }
         let client = fixture.client
         #expect(try await client.scene(mapId: "alpha").sections.first?.name == "Hall")
+        #expect(try await client.maps().map(\.units) == ["metres", "unknown", nil])
         do {
             _ = try await client.scene(mapId: "broken")
             Issue.record("expected 503")

@@ -17,11 +17,15 @@ public struct MapSummary: Sendable, Hashable, Codable, Identifiable {
     /// The area its cameras covered, when it is georeferenced: what `POST /scrs/geopose`
     /// compares a phone's GPS reading with.
     public var area: GeoArea?
+    /// The unit of its coordinates, `metres` or `unknown` (a COLMAP model's arbitrary
+    /// scale): what a client scoring poses against ground truth needs to know. Absent from
+    /// services that predate it.
+    public var units: String?
 
     public init(id: String, name: String, keyframes: Int? = nil, points: Int? = nil, sections: [String] = [],
-                version: String? = nil, georeference: Georeference? = nil, area: GeoArea? = nil) {
+                version: String? = nil, georeference: Georeference? = nil, area: GeoArea? = nil, units: String? = nil) {
         self.id = id; self.name = name; self.keyframes = keyframes; self.points = points; self.sections = sections
-        self.version = version; self.georeference = georeference; self.area = area
+        self.version = version; self.georeference = georeference; self.area = area; self.units = units
     }
 }
 

@@ -109,6 +109,7 @@ struct LocalizeCommand: Command {
         let workers: Int
         var service: ServiceFrameLocalizer?
         var localMap: VPSMap?
+        var remoteUnits: MapUnits?
         if let server = args.server {
             for (local, given) in [("workers", args.isGiven(\.workers)), ("features", args.features != nil),
                                    ("no-deblur", args.noDeblur)] where given {
@@ -123,6 +124,7 @@ struct LocalizeCommand: Command {
             let remote = try await ServiceFrameLocalizer.connect(client, mapId: mapPath)
             service = remote.localizer
             mapName = remote.mapName
+            remoteUnits = remote.units.flatMap(MapUnits.init(parsing:))
             batch = BatchLocalizer(mode: mode, workers: workers, useGravity: !args.noGravity) { _ in remote.localizer }
         } else {
             if args.token != nil || args.isGiven(\.concurrency) {
@@ -144,7 +146,7 @@ struct LocalizeCommand: Command {
         batch.location = args.near
         let progress = ProgressReporter(label: "localize \(header.name)", total: session.count)
         let sessionFolder = sessionURL.hasDirectoryPath || sessionURL.pathExtension != "json" ? sessionURL : sessionURL.deletingLastPathComponent()
-        let scoring = try BatchScoring(frames: session, map: localMap)
+        let scoring = try BatchScoring(frames: session, map: localMap, units: remoteUnits)
         let (outcomes, seconds) = try BatchRecorder.record(frameCount: session.count, into: out, retention: scoring.retention) {
             try batch.run(frames: session, camera: header.camera, in: sessionFolder, progress: { progress.update($0) }, consume: $0)
         }
