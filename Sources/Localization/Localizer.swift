@@ -68,7 +68,7 @@ public final class Localizer: Sendable {
                   viewing: ViewingDirections(map: map),
                   pointUncertainty: PointUncertainty(map: map, scaleFactor: Double(options.orb.scaleFactor),
                                                      parts: localMap.parts),
-                  localMap: localMap, scale: scale, extractor: try FeatureExtractor(map.metadata.featureType, options: options.queryFeatures(map.metadata.featureType, mapPoints: map.points.count)))
+                  localMap: localMap, scale: scale, extractor: try options.queryExtractor(for: map))
     }
 
     private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, upright: UprightFrame?,

@@ -114,6 +114,13 @@ public struct LocalizerOptions: Sendable, Hashable {
         return o
     }
 
+    /// The extractor for queries against `map`: of the map's feature type, with
+    /// `queryFeatures`' options.
+    public func queryExtractor(for map: VPSMap) throws(VisionError) -> FeatureExtractor {
+        let type = map.metadata.featureType
+        return try FeatureExtractor(type, options: queryFeatures(type, mapPoints: map.points.count))
+    }
+
     /// Exactly `count` features per query on every map (`--features`).
     public mutating func useFeatureCount(_ count: Int) {
         orb.featureCount = count

@@ -51,7 +51,7 @@ extension MapBuilder {
             try Self.extract(frames[i], from: images, with: extractor)
         }
         run.report.features = features.reduce(0) { $0 + $1.count }
-        log(run.finish("extract", "\(run.report.features) \(options.featureType == .orb ? "ORB" : "SIFT") features in \(frames.count) keyframes "
+        log(run.finish("extract", "\(run.report.features) \(options.featureType.name) features in \(frames.count) keyframes "
                    + "(at most \(orb.featureCount) each)"))
         return features
     }

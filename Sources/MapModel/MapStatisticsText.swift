@@ -17,7 +17,7 @@ extension MapStatistics {
             out.append("  camera \(c.width)x\(c.height) fx \(f6(c.fx)) fy \(f6(c.fy)) cx \(f6(c.cx)) cy \(f6(c.cy))"
                        + (c.distortion.isEmpty ? "" : " distortion \(c.distortion.map(f6).joined(separator: " "))"))
         }
-        out.append("  units \(m.units), up \(m.up), \(m.featureType == .orb ? "ORB" : "SIFT") features")
+        out.append("  units \(m.units), up \(m.up), \(m.featureType.name) features")
         out.append("  georeference " + (m.georeference.map(\.description)
                                         ?? "none (answers in map coordinates only; arcloud map georef sets one)"))
         out.append("keyframes    \(keyframes)")

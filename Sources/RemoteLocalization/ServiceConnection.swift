@@ -11,10 +11,10 @@ extension ServiceFrameLocalizer {
 
     /// Lists the maps `client`'s token may use and checks that `mapId` is among them, so
     /// that a wrong URL, token or map id stops before a batch with one message, not once
-    /// per frame. Returns a localizer for the map, the map's name and its units as the
-    /// service states them (`metres` or `unknown`; nil from a service that does not say).
+    /// per frame. Returns a localizer for the map (with the map's units as the service
+    /// states them) and the map's name.
     public static func connect(_ client: VPSClient, mapId: String) async throws(ConnectionFailure)
-        -> (localizer: ServiceFrameLocalizer, mapName: String, units: String?) {
+        -> (localizer: ServiceFrameLocalizer, mapName: String) {
         let maps: [MapSummary]
         do { maps = try await client.maps() } catch {
             throw ConnectionFailure(description: "cannot list the maps of \(client.baseURL): \(error)")
@@ -24,7 +24,7 @@ extension ServiceFrameLocalizer {
             throw ConnectionFailure(description: "\(client.baseURL) serves no map '\(mapId)' to this token "
                                         + "(it serves: \(known.isEmpty ? "none" : known))")
         }
-        return (ServiceFrameLocalizer(client: client, mapId: mapId), map.name, map.units)
+        return (ServiceFrameLocalizer(client: client, mapId: mapId, mapUnits: map.units), map.name)
     }
 
     /// What the service side did over a batch: `service: N retries`, the map versions the

@@ -19,6 +19,9 @@ import VPSClient
 public final class ServiceFrameLocalizer: FrameLocalizer {
     public let client: VPSClient
     public let mapId: String
+    /// The map's units as the service states them in its listing (`metres` or `unknown`;
+    /// nil when not known): what scoring the answers against ground truth needs.
+    public let mapUnits: String?
     public let policy: RetryPolicy
     /// Retries made, across all frames.
     public let retries = Atomic<Int>(0)
@@ -28,8 +31,8 @@ public final class ServiceFrameLocalizer: FrameLocalizer {
     public let mapVersions = Locked<Set<String>>([])
     private let firstFailure = Locked<String?>(nil)
 
-    public init(client: VPSClient, mapId: String, policy: RetryPolicy = .default) {
-        self.client = client; self.mapId = mapId; self.policy = policy
+    public init(client: VPSClient, mapId: String, mapUnits: String? = nil, policy: RetryPolicy = .default) {
+        self.client = client; self.mapId = mapId; self.mapUnits = mapUnits; self.policy = policy
     }
 
     /// The first failure's message, when any frame failed.

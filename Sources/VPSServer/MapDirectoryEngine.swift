@@ -15,7 +15,7 @@ public final class MapDirectoryEngine: LocalizationEngine {
     private let sectionIds = FileDerivedCache<[String]> { path in try VPSMap.loadScene(from: path).sections.map(\.id) }
     /// Each map file's units and where it lies on the earth (nil when it is not
     /// georeferenced), read once per file state.
-    private let places = FileDerivedCache<(units: MapUnits, placement: MapPlacementOnEarth?)> { path in
+    private let mapFacts = FileDerivedCache<(units: MapUnits, placement: MapPlacementOnEarth?)> { path in
         let (metadata, keyframes) = try VPSMap.loadMetadataAndKeyframes(from: path)
         return (metadata.units, metadata.georeference.map { g in
             MapPlacementOnEarth(georeference: g, area: GeoArea(mapPoints: keyframes.map(\.pose.center), georeference: g))
@@ -39,7 +39,7 @@ public final class MapDirectoryEngine: LocalizationEngine {
     public func maps() throws(LocalizationEngineError) -> [MapSummary] {
         cache.mapIds().map { id in
             let sections = cache.file(of: id).flatMap { try? sectionIds.value(ofFileAt: $0.path) } ?? []
-            let facts = cache.file(of: id).flatMap { try? places.value(ofFileAt: $0.path) }
+            let facts = cache.file(of: id).flatMap { try? mapFacts.value(ofFileAt: $0.path) }
             return MapSummary(id: id, name: id, sections: sections, version: cache.version(of: id),
                               georeference: facts?.placement?.georeference, area: facts?.placement?.area,
                               units: facts?.units.rawValue)

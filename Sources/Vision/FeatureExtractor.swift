@@ -1,28 +1,20 @@
 /// An extractor of either `FeatureType`, for code that follows a map's type: the same
-/// options (count, and the pyramid keypoint scales are given in) and the same output.
+/// options (count, and the pyramid keypoint scales are given in) and the same output as
+/// `ORBExtractor` or `SIFTExtractor` made with them.
 ///
-/// Sendable as the extractors it wraps: calls run one at a time; give each task its own.
+/// Sendable as the extractors it stands for: calls run one at a time; give each task its own.
 public final class FeatureExtractor: Sendable {
-    /// Which extractor it wraps.
-    public let type: FeatureType
+    private let native: NativeExtractor
+
+    /// Which extractor it is.
+    public var type: FeatureType { native.type }
     /// The options it was made with: the feature count, and the pyramid keypoint scales are
     /// given in (for SIFT, see `SIFTExtractor`).
-    public let options: ORBOptions
-
-    private enum Backend: Sendable {
-        case orb(ORBExtractor)
-        case sift(SIFTExtractor)
-    }
-    private let backend: Backend
+    public var options: ORBOptions { native.options }
 
     /// Throws `.invalidArgument` for options out of range (`ORBExtractor.init`, `SIFTExtractor.init`).
     public init(_ type: FeatureType = .orb, options: ORBOptions = ORBOptions()) throws(VisionError) {
-        self.type = type
-        self.options = options
-        switch type {
-        case .orb: backend = .orb(try ORBExtractor(options: options))
-        case .sift: backend = .sift(try SIFTExtractor(options: options))
-        }
+        native = try NativeExtractor(type, options: options)
     }
 
     /// Extracts up to `options.featureCount` features from `image`.
@@ -34,9 +26,6 @@ public final class FeatureExtractor: Sendable {
 
     /// Extracts into `features`, reusing its arrays' capacity.
     public func extract(_ image: GrayImage, into features: inout FeatureSet) throws(VisionError) {
-        switch backend {
-        case .orb(let e): try e.extract(image, into: &features)
-        case .sift(let e): try e.extract(image, into: &features)
-        }
+        try native.extract(image, into: &features)
     }
 }

@@ -8,4 +8,7 @@ public enum FeatureType: String, Sendable, Hashable, Codable, CaseIterable, Cust
     case sift
 
     public var description: String { rawValue }
+
+    /// As people write it: "ORB", "SIFT".
+    public var name: String { rawValue.uppercased() }
 }

@@ -37,22 +37,14 @@ public struct ORBOptions: Sendable, Hashable {
 /// task its own.
 public final class ORBExtractor: Sendable {
     /// The options it was made with.
-    public let options: ORBOptions
+    public var options: ORBOptions { native.options }
 
     private let native: NativeExtractor
 
     /// Throws `.invalidArgument` for options out of range (feature count 1...100000, scale
     /// factor in (1, 4), levels 1...32, thresholds 1 ≤ minimum ≤ initial ≤ 255, cell 8...512).
     public init(options: ORBOptions = ORBOptions()) throws(VisionError) {
-        var p = vc_orb_params()
-        p.n_features = Int32(clamping: options.featureCount)
-        p.scale_factor = options.scaleFactor
-        p.n_levels = Int32(clamping: options.levels)
-        p.ini_fast_threshold = Int32(clamping: options.initialFASTThreshold)
-        p.min_fast_threshold = Int32(clamping: options.minimumFASTThreshold)
-        p.cell_size = Int32(clamping: options.cellSize)
-        native = try NativeExtractor(.orb) { vc_orb_create(&p, &$0) }
-        self.options = options
+        native = try NativeExtractor(.orb, options: options)
     }
 
     /// Extracts up to `options.featureCount` features from `image`.
@@ -64,6 +56,6 @@ public final class ORBExtractor: Sendable {
 
     /// Extracts into `features`, reusing its arrays' capacity (no allocation once warmed up).
     public func extract(_ image: GrayImage, into features: inout FeatureSet) throws(VisionError) {
-        try native.extract(image, capacity: options.featureCount, into: &features)
+        try native.extract(image, into: &features)
     }
 }

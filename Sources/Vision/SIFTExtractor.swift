@@ -16,19 +16,14 @@ import VisionCore
 /// Sendable as `ORBExtractor` is: calls on one extractor run one at a time.
 public final class SIFTExtractor: Sendable {
     /// The options it was made with: the count, and the pyramid keypoint scales are given in.
-    public let options: ORBOptions
+    public var options: ORBOptions { native.options }
 
     private let native: NativeExtractor
 
     /// Throws `.invalidArgument` for a feature count outside 1...100000, a scale factor
     /// outside (1, 4) or levels outside 1...32.
     public init(options: ORBOptions = ORBOptions()) throws(VisionError) {
-        var p = vc_sift_params()
-        p.n_features = Int32(clamping: options.featureCount)
-        p.scale_factor = options.scaleFactor
-        p.n_levels = Int32(clamping: options.levels)
-        native = try NativeExtractor(.sift) { vc_sift_create(&p, &$0) }
-        self.options = options
+        native = try NativeExtractor(.sift, options: options)
     }
 
     /// Extracts up to `options.featureCount` features from `image`.
@@ -40,7 +35,7 @@ public final class SIFTExtractor: Sendable {
 
     /// Extracts into `features`, reusing its arrays' capacity.
     public func extract(_ image: GrayImage, into features: inout FeatureSet) throws(VisionError) {
-        try native.extract(image, capacity: options.featureCount, into: &features)
+        try native.extract(image, into: &features)
     }
 
     /// The 256-bit code of one 128-element SIFT descriptor (`vc_sift_binarize`): bit j

@@ -8,8 +8,8 @@ import VPSClient
 @Suite struct ServiceFrameLocalizerTests {
     @Test func connectingFindsTheMapOrNamesTheOnesTheTokenMayUse() async throws {
         let f = try ServerFixture()
-        let (localizer, name, units) = try await ServiceFrameLocalizer.connect(try f.client(f.allMaps), mapId: "gallery")
-        #expect(localizer.mapId == "gallery" && !name.isEmpty && units == "metres")
+        let (localizer, name) = try await ServiceFrameLocalizer.connect(try f.client(f.allMaps), mapId: "gallery")
+        #expect(localizer.mapId == "gallery" && !name.isEmpty && localizer.mapUnits == "metres")
         do {
             _ = try await ServiceFrameLocalizer.connect(try f.client(f.lobbyOnly), mapId: "gallery")
             Issue.record("a map the token may not use was accepted")

@@ -21,8 +21,8 @@ public struct LocalizeBenchmark {
     /// The session's first frames, those benchmarked.
     public let frames: [RecordedSession.Frame]
     public let map: VPSMap
-    /// ORB features per frame, both pipelines: what the localizer extracts on this map.
-    public let features: Int
+    /// Features per frame, both pipelines: what the localizer extracts on this map.
+    public var features: Int { extractor.options.featureCount }
     private let localizer: Localizer
     /// The localizer on the venue map, when one is given.
     private let venue: Localizer?
@@ -43,14 +43,13 @@ public struct LocalizeBenchmark {
         if let asked {
             options.useFeatureCount(asked)
         }
-        features = options.queryFeatures(map.metadata.featureType, mapPoints: map.points.count).featureCount
         localizer = try Localizer(map: map, options: options)
         venue = try venuePath.map { try Localizer(map: try VPSMap.load(from: $0), options: options) }
         peer = try OpenCVPeerLocalizer(descriptors: map.points.descriptors, positions: map.points.positions,
                                        ratio: Double(options.globalRatio),
                                        threshold: options.ransac.threshold, confidence: options.ransac.confidence,
                                        maxIterations: options.ransac.maxIterations, minInliers: options.minInliers)
-        extractor = try FeatureExtractor(map.metadata.featureType, options: options.queryFeatures(map.metadata.featureType, mapPoints: map.points.count))
+        extractor = try options.queryExtractor(for: map)
         encoded = try frames.map { try [UInt8](Data(contentsOf: RecordedSession.imageURL(of: $0, in: sessionURL))) }
         images = try encoded.map { try GrayImage(decoding: $0) }
     }
@@ -61,8 +60,8 @@ public struct LocalizeBenchmark {
             + "(\(map.points.count) points)"
             + (venue.map { ", venue \($0.map.metadata.name) (\($0.map.points.count) points)" } ?? "")
             + ", \(features) features, 1 thread, OpenCV \(openCVVersion)"
-            + (map.metadata.featureType == .orb ? "" : "; a \(map.metadata.featureType) map: 'orb only' and 'ORB alone' "
-                + "below are its \(map.metadata.featureType) extraction alone")
+            + (map.metadata.featureType == .orb ? "" : "; a \(map.metadata.featureType.name) map: 'orb only' and 'ORB alone' "
+                + "below are its \(map.metadata.featureType.name) extraction alone")
     }
 
     /// Runs every pipeline on every frame (after one warm-up frame, not timed) and returns

@@ -127,7 +127,7 @@ public struct RealPhotoBenchmark: Sendable {
                                            ratio: Double(o.globalRatio), threshold: o.ransac.threshold,
                                            confidence: o.ransac.confidence, maxIterations: o.ransac.maxIterations,
                                            minInliers: o.minInliers)
-        let extractor = try FeatureExtractor(map.metadata.featureType, options: o.queryFeatures(map.metadata.featureType, mapPoints: map.points.count))
+        let extractor = try o.queryExtractor(for: map)
         let scale = try sceneScale()
         var frames: [Frame] = []
         for (i, q) in split.queries.enumerated() {

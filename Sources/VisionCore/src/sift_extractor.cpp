@@ -15,6 +15,7 @@ struct vc_sift_extractor {
     std::vector<cv::KeyPoint> keypoints;
     cv::Mat descriptors;
     cv::Mat reduced;  // the image reduced to VC_SIFT_MAX_PIXELS, when it is larger
+    std::vector<int> order;  // keypoint indices, strongest first
 };
 
 extern "C" void vc_sift_binarize(const float *descriptor, uint8_t *out) {
@@ -38,7 +39,7 @@ extern "C" vc_status vc_sift_create(const vc_sift_params *params, vc_sift_extrac
         *out = nullptr;
         const vc_sift_params &p = *params;
         if (vc_status s = vc::check_extractor_params(p.n_features, p.scale_factor, p.n_levels); s != VC_OK) return s;
-        *out = new vc_sift_extractor{cv::SIFT::create(p.n_features), p, {}, {}};
+        *out = new vc_sift_extractor{cv::SIFT::create(p.n_features), p, {}, {}, {}, {}};
         return VC_OK;
     });
 }
@@ -78,7 +79,8 @@ extern "C" vc_status vc_sift_extract(vc_sift_extractor *extractor, const uint8_t
         // cv::SIFT keeps the n_features strongest but returns them in scale-space order (which
         // its threads may vary): strongest first, ties by position and scale, gives ORB's
         // order and the same output on every run.
-        std::vector<int> order(kp.size());
+        auto &order = extractor->order;
+        order.resize(kp.size());
         for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
         std::sort(order.begin(), order.end(), [&](int a, int b) {
             const cv::KeyPoint &p = kp[size_t(a)], &q = kp[size_t(b)];

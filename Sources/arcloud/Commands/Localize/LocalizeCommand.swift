@@ -124,7 +124,7 @@ struct LocalizeCommand: Command {
             let remote = try await ServiceFrameLocalizer.connect(client, mapId: mapPath)
             service = remote.localizer
             mapName = remote.mapName
-            remoteUnits = remote.units.flatMap(MapUnits.init(parsing:))
+            remoteUnits = remote.localizer.mapUnits.flatMap(MapUnits.init(parsing:))
             batch = BatchLocalizer(mode: mode, workers: workers, useGravity: !args.noGravity) { _ in remote.localizer }
         } else {
             if args.token != nil || args.isGiven(\.concurrency) {
