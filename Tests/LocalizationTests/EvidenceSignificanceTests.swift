@@ -33,6 +33,32 @@ import Support
         }
     }
 
+    /// Chances as a dim, smeared frame's 114 global matches gave them: six near 1 % (where
+    /// the matched keypoints crowd), 64 of a few in a million, 44 that cannot succeed. The
+    /// tail must fall with k across the switch from the exact sum to the Chernoff bound
+    /// (the rival search's budget is found by bisection on it), and the bound must be the
+    /// minimum over t, not a Newton iterate short of it (which said 0 for k = 49…56 here).
+    @Test func theTailFallsWithKAcrossTheSwitchToChernoffOnUnequalSmallChances() {
+        let tiny = [1.4e-6, 2.1e-6, 3e-6, 4.3e-6, 6.2e-6, 8.9e-6, 1.28e-5, 1.84e-5]
+        let p = [Double](repeating: 0.0088, count: 5) + [0.0175] + (0..<64).map { tiny[$0 % 8] }
+            + [Double](repeating: 0, count: 44)
+        let tails = (1...70).map { test.log10Tail(p, atLeast: $0) }
+        for k in 1..<tails.count {
+            #expect(tails[k] < tails[k - 1], "k \(k + 1): \(tails[k]) after \(tails[k - 1])")
+        }
+        #expect(test.log10Tail(p, atLeast: 71) == -.infinity)
+        for k in [49, 55, 65] {
+            let chernoff = EvidenceSignificance.chernoffLog10Tail(p, atLeast: k)
+            let exact = EvidenceSignificance.exactLog10Tail(p, atLeast: k)
+            #expect(chernoff >= exact - 1e-9, "k \(k): bound \(chernoff) below exact \(exact)")
+            #expect(chernoff <= exact + 0.2 * abs(exact) + 2, "k \(k): bound \(chernoff) too loose against \(exact)")
+        }
+        // Only the trials that can succeed count: with exactly k of them, all must.
+        let few: [Double] = [0.5, 0.25, 0, 0]
+        #expect(abs(EvidenceSignificance.chernoffLog10Tail(few, atLeast: 2) - log10(0.125)) < 1e-9)
+        #expect(EvidenceSignificance.chernoffLog10Tail(few, atLeast: 3) == -.infinity)
+    }
+
     @Test func hypothesesCountMinimalSamples() {
         // C(100, 3) · 4 solutions, and C(50, 2) · 2 · 2 searches.
         #expect(abs(EvidenceSignificance.log10Hypotheses(matches: 100, sampleSize: 3, solutionsPerSample: 4)

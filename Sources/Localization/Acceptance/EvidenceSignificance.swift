@@ -131,22 +131,39 @@ struct EvidenceSignificance: Sendable, Hashable {
     }
 
     /// The Chernoff bound on log₁₀ P(X ≥ k): min over t > 0 of Σ log(1 − pᵢ + pᵢeᵗ) − tk,
-    /// a convex function of t, minimised by Newton's method.
+    /// a convex function of t whose derivative, the mean of X tilted by t less k, rises
+    /// from below 0 to the number of trials that can succeed less k. Its root is bracketed
+    /// and found by Newton's method kept inside the bracket by bisection: the minimum
+    /// itself, not an iterate short of it (whose bound may say nothing).
     static func chernoffLog10Tail(_ p: [Double], atLeast k: Int) -> Double {
         let mean = p.reduce(0, +)
         guard Double(k) > mean else { return 0 }
-        guard p.count >= k else { return -.infinity }
-        var t = log(Double(k) / max(mean, 1e-300))  // exact for a Poisson sum
-        for _ in 0..<30 {
-            var m = 0.0, v = 0.0  // mean and variance of X tilted by t
+        let possible = p.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }
+        guard possible >= k else { return -.infinity }
+        // The mean and variance of X tilted by t.
+        func tilted(_ t: Double) -> (mean: Double, variance: Double) {
+            var m = 0.0, v = 0.0
             for pi in p where pi > 0 {
-                let e = pi * exp(t), q = e / (1 - pi + e)
+                let q = pi >= 1 ? 1 : 1 / (1 + (1 - pi) / pi * exp(-t))
                 m += q; v += q * (1 - q)
             }
-            guard v > 0 else { break }
-            let step = (m - Double(k)) / v
-            t = max(t - step, t / 2)
-            if abs(step) < 1e-9 * max(1, t) { break }
+            return (m, v)
+        }
+        // Exactly k trials can all succeed: the bound's infimum is at t → ∞, the product of
+        // their chances.
+        if possible == k {
+            return p.reduce(0) { $0 + ($1 > 0 ? log10(min($1, 1)) : 0) }
+        }
+        var lo = 0.0, hi = max(1, log(Double(k) / max(mean, 1e-300)))
+        while tilted(hi).mean < Double(k), hi < 1e4 { lo = hi; hi *= 2 }
+        var t = 0.5 * (lo + hi)
+        for _ in 0..<100 {
+            let (m, v) = tilted(t)
+            if m < Double(k) { lo = t } else { hi = t }
+            let newton = v > 0 ? t - (m - Double(k)) / v : .nan
+            let next = newton > lo && newton < hi ? newton : 0.5 * (lo + hi)
+            if abs(next - t) <= 1e-12 * max(1, t) || hi - lo <= 1e-12 * max(1, t) { t = next; break }
+            t = next
         }
         var logMGF = 0.0
         for pi in p where pi > 0 { logMGF += log(1 - pi + pi * exp(t)) }

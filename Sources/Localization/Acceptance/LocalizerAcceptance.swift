@@ -84,23 +84,32 @@ extension Localizer {
                                        counts.explained, counts.expected, s.log10NFA - min(0, ratio), a.maxLog10NFA)
             return verdict
         }
-        // 3. The only explanation.
-        // A rival matters only with as many inliers as would make it significant and within
-        // the margin; the search draws just enough samples to find one that strong (a strong
+        // 3. The only explanation, searched beyond the promised accuracy: a rival there that
+        // explains the global matches as well means the pose may be that far off
+        // (`PoseAcceptance`). A rival matters only with about as many inliers as
+        // the pose; the search draws just enough samples to find one that strong (a strong
         // pose's rival would need a high inlier ratio: a few dozen samples).
         let sample = query.gravity == nil ? 3 : 2
         if let needed = EvidenceSignificance().inliersNeeded(for: min(a.maxLog10NFA, s.log10NFA + a.rivalMargin), s),
-           let rival = evidence.rival(of: pose, outside: a.rivalRegion, radius: s.radius, sampleSize: sample,
+           let rival = evidence.rival(of: pose, outside: a.tolerance, radius: s.radius, sampleSize: sample,
                                       searches: searches,
                                       iterations: Self.samplesToFind(inliers: needed + sample, of: seed.matches.count,
                                                                      sampleSize: sample, confidence: 0.99)) {
             verdict.evidence.rivalNFA = rival.significance.log10NFA
             verdict.evidence.rivalInliers = rival.significance.inliers
-            if rival.significance.log10NFA <= a.maxLog10NFA, rival.significance.log10NFA - s.log10NFA < a.rivalMargin {
-                let d = rival.pose.pose.error(to: e.pose)
-                verdict.rejection = String(format: "ambiguous: a pose %.0f° and %.2f map scales away fits %d matches, NFA 10^%.1f against 10^%.1f",
+            let d = rival.pose.pose.error(to: e.pose)
+            // −2 log-likelihood of the global matches, the rival's over the pose's, in the
+            // units of the keypoint noise the residuals show.
+            let worseFit = (evidence.robustCost(under: rival.pose) - evidence.robustCost(under: pose))
+                / (u.residualScale * u.residualScale)
+            let beyondWrong = d.rotationDegrees > a.rivalRegion.degrees || d.translation > scale(a.rivalRegion.scales)
+            if (beyondWrong && a.isRivalAsSignificant(rivalLog10NFA: rival.significance.log10NFA, poseLog10NFA: s.log10NFA))
+                || (a.rivalFitsAsWell(rivalLog10NFA: rival.significance.log10NFA, worseFit: worseFit,
+                                      freeParameters: query.gravity == nil ? 6 : 4)
+                    && !growsBack(from: rival.pose, to: e.pose, seed: seed, query)) {
+                verdict.rejection = String(format: "ambiguous: a pose %.1f° and %.3f map scales away fits %d matches, NFA 10^%.1f against 10^%.1f, its fit %.1f (−2 log-likelihood) from this one's",
                                            d.rotationDegrees, d.translation / scale.length, rival.significance.inliers,
-                                           rival.significance.log10NFA, s.log10NFA)
+                                           rival.significance.log10NFA, s.log10NFA, worseFit)
                 return verdict
             }
         }
@@ -112,6 +121,19 @@ extension Localizer {
         // the pose again: only a pose that passed everything else pays for that).
         (verdict.accuracy, verdict.rejection) = inheritingSeedError(accuracy!, answer: verdict.refined ?? e.pose, grown: grown, seed: seed, query)
         return verdict
+    }
+
+    /// Whether the guided passes, started from `rival` instead of the seed's pose, come back
+    /// to within the promised accuracy of `answer`: then the global matches' ambiguity is one
+    /// the growth settles, not two answers.
+    func growsBack(from rival: CameraFromWorld, to answer: Pose, seed: Attempt, _ query: Query) -> Bool {
+        var moved = seed
+        moved.estimate!.cameraFromWorld = rival
+        moved.estimate!.pose = rival.pose
+        var unused = StageTimings()
+        guard let regrown = try? grow(moved, query, timings: &unused), let p = regrown.estimate?.pose else { return false }
+        let d = p.error(to: answer), tolerance = options.acceptance.tolerance
+        return d.rotationDegrees <= tolerance.degrees && d.translation <= scale(tolerance.scales)
     }
 
     /// The error bounds of a pose with uncertainty `u`, or why they exceed the promised accuracy.
@@ -307,6 +329,20 @@ struct GlobalEvidence {
         return EvidenceSignificance().evaluate(keypoints: pixels, sigmas: sigmas, projections: projections, grid: grid,
                                                imageSize: SIMD2(Double(camera.width), Double(camera.height)), log10Tests: tests,
                                                sampleSize: sampleSize, radii: radii)
+    }
+
+    /// Σ min(‖rᵢ‖²/σᵢ², t²) over the matches under `pose` (t: the robust solve's threshold, in
+    /// units of each keypoint's noise): −2 log-likelihood of the matches, up to a constant,
+    /// with Gaussian keypoint noise for inliers and a uniform spread for the rest.
+    func robustCost(under pose: CameraFromWorld) -> Double {
+        let t2 = localizer.options.ransac.threshold * localizer.options.ransac.threshold
+        var cost = 0.0
+        for i in world.indices {
+            guard let q = query.camera.project(pose.apply(world[i])) else { cost += t2; continue }
+            let d = (q - pixels[i]) / sigmas[i]
+            cost += min((d * d).sum(), t2)
+        }
+        return cost
     }
 
     /// The best other local optimum of the matches outside `region` around `pose`, with its

@@ -1,3 +1,4 @@
+import Foundation
 import MapModel
 /// When a pose found from global matches counts. Four questions, each with its own
 /// measure, and none a fixed inlier count:
@@ -14,9 +15,12 @@ import MapModel
 ///    the global matches it was grown from (`Localizer.inheritingSeedError`): guided
 ///    matches are found where that pose predicted them, and on repeated texture they follow
 ///    it. The same bounds are the answer's published `accuracy`.
-/// 3. **Is it the only explanation?** No pose outside `rivalRegion` may be significant too
-///    and within 10^`rivalMargin` of its NFA: a planar patch's mirror solution, or the same
-///    facade one window along, fits much the same matches.
+/// 3. **Is it the only explanation?** No significant pose far enough to be wrong may be
+///    about as significant (`isRivalAsSignificant`), and none beyond the promised accuracy
+///    may fit the global matches about as well (`rivalFitsAsWell`) unless the guided passes
+///    started from it come back to the pose: a planar patch's mirror solution, the same
+///    facade one window along, or a smeared wall seen a few degrees turned fits much the
+///    same matches.
 /// 4. **Does it explain the image?** The map predicts which image regions show mapped
 ///    structure; the pose's distinctive inliers must cover them (`coverage`). A look-alike
 ///    — the same poster in another building — is a strong, unique, well-determined pose on
@@ -40,11 +44,55 @@ public struct PoseAcceptance: Sendable, Hashable {
     /// residual shows, and adds to the pose's bounds.
     public var focalUncertainty = 0.002
     public var principalPointUncertainty = 1.0
-    /// Poses outside this region around the pose are rivals: far enough to be wrong.
+    /// Rivals beyond this region around the pose are far enough to be wrong: one there must
+    /// be at least 10^`rivalMargin` times less significant than the pose (its NFA measured
+    /// at the pose's inlier radius), whatever its fit (`isRivalAsSignificant`).
     public var rivalRegion = RelativeTolerance(scales: 0.1, degrees: 10)
-    /// A significant rival must be at least 10^`rivalMargin` times less significant than
-    /// the pose (its NFA measured at the pose's inlier radius).
     public var rivalMargin = 5.0
+    /// A rival beyond `tolerance` whose fit to the global matches lies within this
+    /// probability region of the pose's (a likelihood-ratio test) cannot be told from it
+    /// (`rivalFitsAsWell`): the pose is then not placed, however its own bounds look. The
+    /// bounds' probability (in (0, 1)).
+    public var rivalFitProbability = 0.95
+
+    /// Whether a rival beyond `rivalRegion` is significant and within 10^`rivalMargin` of
+    /// the pose's NFA: far enough to be wrong and about as well supported.
+    func isRivalAsSignificant(rivalLog10NFA: Double, poseLog10NFA: Double) -> Bool {
+        rivalLog10NFA <= maxLog10NFA && rivalLog10NFA - poseLog10NFA < rivalMargin
+    }
+
+    /// Whether a significant rival fits the global matches about as well as the pose: its
+    /// −2 log-likelihood of them exceeds the pose's by `worseFit` (in keypoint noise units;
+    /// ≤ 0 when it fits them better), less than the χ² quantile at `rivalFitProbability`
+    /// for the pose's `freeParameters` (6, or 4 when gravity fixes the tilt). By Wilks'
+    /// theorem that statistic of a pose near the truth is χ² with that many degrees of
+    /// freedom: the matches cannot tell such a rival from the pose.
+    func rivalFitsAsWell(rivalLog10NFA: Double, worseFit: Double, freeParameters: Int) -> Bool {
+        rivalLog10NFA <= maxLog10NFA
+            && worseFit < Self.chiSquareQuantile(rivalFitProbability, degreesOfFreedom: freeParameters)
+    }
+
+    /// The χ² quantile at `p` (0 < p < 1) for an even number of degrees of freedom `k` (a
+    /// pose has 4 or 6), where the distribution function has a closed form:
+    /// 1 − e^(−x/2) Σ_{j < k/2} (x/2)^j / j!. Found by bisection (it rises with x).
+    static func chiSquareQuantile(_ p: Double, degreesOfFreedom k: Int) -> Double {
+        precondition(k > 0 && k % 2 == 0, "even degrees of freedom only")
+        guard p > 0 else { return 0 }
+        guard p < 1 else { return .infinity }
+        func cdf(_ x: Double) -> Double {
+            var term = 1.0, sum = 1.0
+            for j in Swift.stride(from: 1, to: k / 2, by: 1) { term *= x / 2 / Double(j); sum += term }
+            return 1 - exp(-x / 2) * sum
+        }
+        var lo = 0.0, hi = Double(k)
+        while cdf(hi) < p { lo = hi; hi *= 2 }
+        for _ in 0..<200 where hi - lo > 1e-12 * hi {
+            let mid = 0.5 * (lo + hi)
+            if cdf(mid) < p { lo = mid } else { hi = mid }
+        }
+        return 0.5 * (lo + hi)
+    }
+
     /// Guided inliers within this Hamming distance of their map point are distinctive:
     /// guided matching admits any descriptor within `LocalizerOptions.guidedMaxDistance`
     /// near a predicted projection, which random texture offers around any pose.
