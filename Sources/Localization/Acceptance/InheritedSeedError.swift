@@ -74,13 +74,9 @@ extension Localizer {
             let step = (0..<6).map { k * value.squareRoot() * vector[$0] * units[$0] }
             var ends: [Pose] = []
             for sign in [-1.0, 1.0] {
-                var moved = seed
                 let pose = seedPose.perturbed(rotation: sign * SIMD3(step[0], step[1], step[2]),
                                               translation: sign * SIMD3(step[3], step[4], step[5]))
-                moved.estimate!.cameraFromWorld = pose
-                moved.estimate!.pose = pose.pose
-                var unused = StageTimings()
-                guard let regrown = try? grow(moved, query, timings: &unused), let p = answerPose(regrown, query) else {
+                guard let regrown = regrow(seed, from: pose, query), let p = answerPose(regrown, query) else {
                     return (nil, "pose not determined: it cannot be grown again from a seed moved within its bounds")
                 }
                 ends.append(p)
@@ -97,6 +93,16 @@ extension Localizer {
                                 maxDegrees, 100 * tolerance.scales))
         }
         return (measured, nil)
+    }
+
+    /// `seed`'s matches grown again (`grow`) from `pose` instead of the seed's own pose; nil
+    /// when growing fails.
+    func regrow(_ seed: Attempt, from pose: CameraFromWorld, _ query: Query) -> Attempt? {
+        var moved = seed
+        moved.estimate!.cameraFromWorld = pose
+        moved.estimate!.pose = pose.pose
+        var unused = StageTimings()
+        return try? grow(moved, query, timings: &unused)
     }
 
     /// The pose an answer from `a` would give: the weighted least-squares pose its bounds

@@ -102,8 +102,7 @@ extension Localizer {
             // units of the keypoint noise the residuals show.
             let worseFit = (evidence.robustCost(under: rival.pose) - evidence.robustCost(under: pose))
                 / (u.residualScale * u.residualScale)
-            let beyondWrong = d.rotationDegrees > a.rivalRegion.degrees || d.translation > scale(a.rivalRegion.scales)
-            if (beyondWrong && a.isRivalAsSignificant(rivalLog10NFA: rival.significance.log10NFA, poseLog10NFA: s.log10NFA))
+            if (!isWithin(d, a.rivalRegion) && a.isRivalAsSignificant(rivalLog10NFA: rival.significance.log10NFA, poseLog10NFA: s.log10NFA))
                 || (a.rivalFitsAsWell(rivalLog10NFA: rival.significance.log10NFA, worseFit: worseFit,
                                       freeParameters: query.gravity == nil ? 6 : 4)
                     && !growsBack(from: rival.pose, to: e.pose, seed: seed, query)) {
@@ -127,13 +126,14 @@ extension Localizer {
     /// to within the promised accuracy of `answer`: then the global matches' ambiguity is one
     /// the growth settles, not two answers.
     func growsBack(from rival: CameraFromWorld, to answer: Pose, seed: Attempt, _ query: Query) -> Bool {
-        var moved = seed
-        moved.estimate!.cameraFromWorld = rival
-        moved.estimate!.pose = rival.pose
-        var unused = StageTimings()
-        guard let regrown = try? grow(moved, query, timings: &unused), let p = regrown.estimate?.pose else { return false }
-        let d = p.error(to: answer), tolerance = options.acceptance.tolerance
-        return d.rotationDegrees <= tolerance.degrees && d.translation <= scale(tolerance.scales)
+        guard let p = regrow(seed, from: rival, query)?.estimate?.pose else { return false }
+        return isWithin(p.error(to: answer), options.acceptance.tolerance)
+    }
+
+    /// Whether a pose error (`Pose.error(to:)`) lies within `tolerance`, its distance in map
+    /// scales.
+    func isWithin(_ error: (translation: Double, rotationDegrees: Double), _ tolerance: RelativeTolerance) -> Bool {
+        error.rotationDegrees <= tolerance.degrees && error.translation <= scale(tolerance.scales)
     }
 
     /// The error bounds of a pose with uncertainty `u`, or why they exceed the promised accuracy.
@@ -261,8 +261,7 @@ extension Localizer {
 
     /// Whether a pose found around a tracking prior stays within the prior's tolerance.
     func agrees(_ pose: Pose, with prior: Pose) -> Bool {
-        let e = pose.error(to: prior)
-        return e.translation <= scale(options.priorTolerance.scales) && e.rotationDegrees <= options.priorTolerance.degrees
+        isWithin(pose.error(to: prior), options.priorTolerance)
     }
 
     /// The fraction of `evidence`'s inliers that are still inliers under `pose`.
