@@ -137,6 +137,9 @@ def parse_bench_localize(out: str) -> dict:
             rows[m.group(1)] = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", m.group(2))]
     ratio = lambda label: float(re.search(re.escape(label) + r"\s+([\d.]+)x", out).group(1))
     parsed = {"rows": rows, "speedup": ratio("speed-up arcloud / opencv:"), "orb": ratio("arcloud end-to-end / ORB alone:")}
+    stages = re.search(r"arcloud mean ms per stage:\s+(.*)$", out, re.M)
+    if stages:
+        parsed["stages"] = {k: float(v) for k, v in re.findall(r"(\w+) ([\d.]+)", stages.group(1))}
     venue = re.search(r"arcloud on the venue / on the map alone: ([\d.]+)x .*?(\d+) accepted outside", out)
     if venue:
         parsed["venue"], parsed["venueOff"] = float(venue.group(1)), int(venue.group(2))
@@ -149,12 +152,14 @@ def bench_localize_table() -> Table:
         b = bench_localize(session)
         ours, peer, orb = b["rows"]["arcloud"], b["rows"]["opencv"], b["rows"]["orb only"]
         # arcloud: success, within, err cm, err deg, median ms, fps; orb only: median ms, fps.
+        st = b.get("stages", {})
+        beyond = ", ".join(f"{k} {st[k]:.2f}" for k in ["deblur", "retrieve", "match", "solve", "refine", "verify"] if k in st)
         rows.append([f"`{session}`", f"{orb[0]:.2f}", f"{ours[4]:.2f}", f"{peer[4]:.0f}", f"{b['orb']:.2f}×",
-                     f"{b['speedup']:.1f}×", f"{ours[1]:.1f} % / {peer[1]:.1f} %"])
+                     f"{b['speedup']:.1f}×", f"{ours[1]:.1f} % / {peer[1]:.1f} %", beyond])
     return Table(["session", "ORB alone ms/frame", "arcloud ms/frame", "peer ms/frame",
                   "arcloud / ORB alone (mean time)", "speed-up on the peer (mean time)",
-                  "within (5 cm, 2°) (arcloud / peer)"],
-                 rows, ["text", "ms", "ms", "ms", "ratio", "ratio", "pp"])
+                  "within (5 cm, 2°) (arcloud / peer)", "arcloud's stages beyond ORB (mean ms)"],
+                 rows, ["text", "ms", "ms", "ms", "ratio", "ratio", "pp", "ms"])
 
 
 def bench_real(folder: str, peers: str, *flags: str) -> dict:

@@ -9,7 +9,7 @@ import Testing
 
 /// `bench localize --venue`: the localizer on a venue holding the map's capture runs in the
 /// same rotation as the map alone, and the table states the time ratio and the poses
-/// accepted far off.
+/// accepted far off, and arcloud's mean time per stage.
 @Suite(.enabled(if: PackageDirectory.galleryMap != nil, "needs Maps/gallery.vpsmap"))
 struct LocalizeBenchmarkVenueTests {
     @Test func theVenueRowAndItsRatioAreMeasuredInTheSameRun() throws {
@@ -33,5 +33,11 @@ struct LocalizeBenchmarkVenueTests {
         let table = LocalizeBenchmarkTable.render(runs, frames: bench.frames)
         #expect(table.contains("arcloud on the venue / on the map alone:") && table.contains("0 accepted outside (25 cm, 5°)"),
                 "\(table)")
+        // arcloud's own stage times, one per frame, averaged into the table's last line.
+        let ours = try #require(runs.first { $0.name == "arcloud" })
+        #expect(ours.stages.count == 3 && ours.stages.allSatisfy { $0.extract > 0 && $0.verify > 0 })
+        let extract = try #require(ours.meanStages.first { $0.name == "extract" }).milliseconds
+        #expect(abs(extract - ours.stages.map(\.extract).reduce(0, +) / 3) < 1e-9)
+        #expect(table.contains("arcloud mean ms per stage:") && table.contains("verify "), "\(table)")
     }
 }

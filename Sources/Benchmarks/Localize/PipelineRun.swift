@@ -12,6 +12,9 @@ public struct PipelineRun: Sendable {
     /// The pose per frame (T_map_camera; nil: not localized), in frame order; empty for a
     /// pipeline that places nothing (ORB alone).
     public var poses: [Pose?] = []
+    /// The localizer's own timing of each stage per frame (`StageTimings`), in frame order;
+    /// empty for a pipeline that does not report stages.
+    public var stages: [StageTimings] = []
 
     public init(name: String) { self.name = name }
 
@@ -23,6 +26,15 @@ public struct PipelineRun: Sendable {
     public var framesPerSecond: Double {
         let total = milliseconds.reduce(0, +)
         return total > 0 ? Double(milliseconds.count) / (total / 1000) : 0
+    }
+
+    /// Mean milliseconds per frame of each stage the pipeline reported, in pipeline order
+    /// (empty when it reported none).
+    public var meanStages: [(name: String, milliseconds: Double)] {
+        guard let first = stages.first else { return [] }
+        return first.stages.indices.map { k in
+            (first.stages[k].name, stages.reduce(0) { $0 + $1.stages[k].milliseconds } / Double(stages.count))
+        }
     }
 
     /// Localized frames.
