@@ -1,9 +1,11 @@
 @testable import Localization
 import Foundation
 import Testing
+import VPSModel
 
 /// When a rival pose of the global matches leaves a frame ambiguous
-/// (`PoseAcceptance.isRivalAsSignificant`, `rivalFitsAsWell`).
+/// (`PoseAcceptance.isRivalAsSignificant`, `rivalFitsAsWell`), and how far a rival the
+/// growth settles widens the answer's bounds (`reaching`).
 @Suite struct RivalAmbiguityTests {
     let acceptance = PoseAcceptance()
 
@@ -29,6 +31,25 @@ import Testing
         #expect(!acceptance.rivalFitsAsWell(rivalLog10NFA: -10, worseFit: 10, freeParameters: 4))
         // An insignificant rival never counts, however it fits.
         #expect(!acceptance.rivalFitsAsWell(rivalLog10NFA: -2, worseFit: -100, freeParameters: 6))
+    }
+
+    @Test func aRivalTheGrowthSettlesWidensTheBoundsByWhereItLands() {
+        // A street walked forward, map scale 23.17 m (tolerance 0.46 m, 2°): the pose's own
+        // bounds 0.156 m and 0.56°, and the growth from a rival that fitted the matches
+        // better came back 0.44 m and 1.28° from it. The answer was 0.43 m and 1.53° off.
+        let widened = acceptance.reaching(PoseAccuracy(position: 0.156, rotationDegrees: 0.56),
+                                          rivalGrowth: (translation: 0.44, rotationDegrees: 1.28))
+        #expect(abs(widened.position - 0.596) < 1e-12 && abs(widened.rotationDegrees - 1.84) < 1e-12)
+        #expect(widened.position >= 0.43 && widened.rotationDegrees >= 1.53)
+        #expect(!acceptance.promises(widened, scaleLength: 23.17))
+        // A growth that lands close by keeps the pose placed, with the bound it then claims.
+        let near = acceptance.reaching(PoseAccuracy(position: 0.156, rotationDegrees: 0.56),
+                                       rivalGrowth: (translation: 0.05, rotationDegrees: 0.2))
+        #expect(acceptance.promises(near, scaleLength: 23.17))
+        // The tolerance holds on both: 2 % of the scale and 2°.
+        #expect(acceptance.promises(PoseAccuracy(position: 0.4634, rotationDegrees: 2), scaleLength: 23.17))
+        #expect(!acceptance.promises(PoseAccuracy(position: 0.47, rotationDegrees: 1), scaleLength: 23.17))
+        #expect(!acceptance.promises(PoseAccuracy(position: 0.1, rotationDegrees: 2.01), scaleLength: 23.17))
     }
 
     @Test func aRivalFarEnoughToBeWrongNeedsOnlyAComparableNFA() {

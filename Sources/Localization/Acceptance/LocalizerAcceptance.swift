@@ -90,6 +90,9 @@ extension Localizer {
         // the pose; the search draws just enough samples to find one that strong (a strong
         // pose's rival would need a high inlier ratio: a few dozen samples).
         let sample = query.gravity == nil ? 3 : 2
+        // How far the guided passes land from the answer when started from a rival that fits
+        // the global matches as well: the answer may be either, so its bound must reach both.
+        var rivalGrowth: (translation: Double, rotationDegrees: Double)?
         if let needed = EvidenceSignificance().inliersNeeded(for: min(a.maxLog10NFA, s.log10NFA + a.rivalMargin), s),
            let rival = evidence.rival(of: pose, outside: a.tolerance, radius: s.radius, sampleSize: sample,
                                       searches: searches,
@@ -102,10 +105,12 @@ extension Localizer {
             // units of the keypoint noise the residuals show.
             let worseFit = (evidence.robustCost(under: rival.pose) - evidence.robustCost(under: pose))
                 / (u.residualScale * u.residualScale)
-            if (!isWithin(d, a.rivalRegion) && a.isRivalAsSignificant(rivalLog10NFA: rival.significance.log10NFA, poseLog10NFA: s.log10NFA))
-                || (a.rivalFitsAsWell(rivalLog10NFA: rival.significance.log10NFA, worseFit: worseFit,
-                                      freeParameters: query.gravity == nil ? 6 : 4)
-                    && !growsBack(from: rival.pose, to: e.pose, seed: seed, query)) {
+            let farAndAsSignificant = !isWithin(d, a.rivalRegion)
+                && a.isRivalAsSignificant(rivalLog10NFA: rival.significance.log10NFA, poseLog10NFA: s.log10NFA)
+            let fitsAsWell = a.rivalFitsAsWell(rivalLog10NFA: rival.significance.log10NFA, worseFit: worseFit,
+                                               freeParameters: query.gravity == nil ? 6 : 4)
+            if fitsAsWell && !farAndAsSignificant { rivalGrowth = growthBack(from: rival.pose, to: e.pose, seed: seed, query) }
+            if farAndAsSignificant || (fitsAsWell && rivalGrowth == nil) {
                 verdict.rejection = String(format: "ambiguous: a pose %.1f° and %.3f map scales away fits %d matches, NFA 10^%.1f against 10^%.1f, its fit %.1f (−2 log-likelihood) from this one's",
                                            d.rotationDegrees, d.translation / scale.length, rival.significance.inliers,
                                            rival.significance.log10NFA, s.log10NFA, worseFit)
@@ -119,15 +124,38 @@ extension Localizer {
         // 2, last: the bounds with the error the growth inherits from its seed (it may grow
         // the pose again: only a pose that passed everything else pays for that).
         (verdict.accuracy, verdict.rejection) = inheritingSeedError(accuracy!, answer: verdict.refined ?? e.pose, grown: grown, seed: seed, query)
+        if let bound = verdict.accuracy, let spread = rivalGrowth {
+            (verdict.accuracy, verdict.rejection) = reaching(bound, rivalGrowth: spread)
+        }
         return verdict
     }
 
-    /// Whether the guided passes, started from `rival` instead of the seed's pose, come back
-    /// to within the promised accuracy of `answer`: then the global matches' ambiguity is one
-    /// the growth settles, not two answers.
-    func growsBack(from rival: CameraFromWorld, to answer: Pose, seed: Attempt, _ query: Query) -> Bool {
-        guard let p = regrow(seed, from: rival, query)?.estimate?.pose else { return false }
-        return isWithin(p.error(to: answer), options.acceptance.tolerance)
+    /// The error of the pose the guided passes reach when started from `rival` instead of
+    /// the seed's pose, relative to `answer`, when it lies within the promised accuracy (the
+    /// global matches' ambiguity is then one the growth settles, not two answers); nil when
+    /// they land farther or fail.
+    func growthBack(from rival: CameraFromWorld, to answer: Pose, seed: Attempt,
+                    _ query: Query) -> (translation: Double, rotationDegrees: Double)? {
+        guard let p = regrow(seed, from: rival, query)?.estimate?.pose else { return nil }
+        let d = p.error(to: answer)
+        return isWithin(d, options.acceptance.tolerance) ? d : nil
+    }
+
+    /// `bound` widened to reach the pose grown from a rival that fits the global matches as
+    /// well (`PoseAcceptance.reaching`), or why that exceeds the promised accuracy. On a
+    /// street walked forward (a scene seed no tuning saw), a frame whose rival 0.62 m along
+    /// the street fitted its matches better, and whose growth from there came back 0.44 m
+    /// away, was accepted 0.43 m off claiming 0.16 m; it is now refused.
+    func reaching(_ bound: PoseAccuracy,
+                  rivalGrowth d: (translation: Double, rotationDegrees: Double)) -> (accuracy: PoseAccuracy?, rejection: String?) {
+        let a = options.acceptance
+        let widened = a.reaching(bound, rivalGrowth: d)
+        guard a.promises(widened, scaleLength: scale.length) else {
+            return (nil, String(format: "pose not determined: grown from a rival that fits its matches as well it lands %.1f° and %.1f %% of the map scale away, and with that its 95 %% bound is %.1f° and %.1f %%, above %.0f° or %.0f %%",
+                                d.rotationDegrees, 100 * d.translation / scale.length, widened.rotationDegrees,
+                                100 * widened.position / scale.length, a.tolerance.degrees, 100 * a.tolerance.scales))
+        }
+        return (widened, nil)
     }
 
     /// Whether a pose error (`Pose.error(to:)`) lies within `tolerance`, its distance in map

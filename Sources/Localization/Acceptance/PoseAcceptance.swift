@@ -1,5 +1,6 @@
 import Foundation
 import MapModel
+import VPSModel
 /// When a pose found from global matches counts. Four questions, each with its own
 /// measure, and none a fixed inlier count:
 ///
@@ -20,7 +21,8 @@ import MapModel
 ///    may fit the global matches about as well (`rivalFitsAsWell`) unless the guided passes
 ///    started from it come back to the pose: a planar patch's mirror solution, the same
 ///    facade one window along, or a smeared wall seen a few degrees turned fits much the
-///    same matches.
+///    same matches. When they do come back, the answer's bounds are widened to reach where
+///    they came back to (`reaching`), and must still lie within `tolerance`.
 /// 4. **Does it explain the image?** The map predicts which image regions show mapped
 ///    structure; the pose's distinctive inliers must cover them (`coverage`). A look-alike
 ///    — the same poster in another building — is a strong, unique, well-determined pose on
@@ -70,6 +72,21 @@ public struct PoseAcceptance: Sendable, Hashable {
     func rivalFitsAsWell(rivalLog10NFA: Double, worseFit: Double, freeParameters: Int) -> Bool {
         rivalLog10NFA <= maxLog10NFA
             && worseFit < Self.chiSquareQuantile(rivalFitProbability, degreesOfFreedom: freeParameters)
+    }
+
+    /// `bound`, a pose's 95 % error bound, widened to reach the pose the guided passes grow
+    /// to from a rival that fits the global matches as well (`rivalFitsAsWell`), `d` away
+    /// from the answer. The matches cannot tell the two starts apart, so the truth may lie
+    /// by either growth: the answer's error is within their distance plus the other's own
+    /// error, which `bound` bounds as well (the triangle inequality, as in the inherited
+    /// seed error's first step).
+    func reaching(_ bound: PoseAccuracy, rivalGrowth d: (translation: Double, rotationDegrees: Double)) -> PoseAccuracy {
+        PoseAccuracy(position: bound.position + d.translation, rotationDegrees: bound.rotationDegrees + d.rotationDegrees)
+    }
+
+    /// Whether `accuracy` lies within `tolerance` on a map whose scale is `scaleLength`.
+    func promises(_ accuracy: PoseAccuracy, scaleLength: Double) -> Bool {
+        accuracy.rotationDegrees <= tolerance.degrees && accuracy.position <= tolerance.scales * scaleLength
     }
 
     /// The χ² quantile at `p` (0 < p < 1) for an even number of degrees of freedom `k` (a

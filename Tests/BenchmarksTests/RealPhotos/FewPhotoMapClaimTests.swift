@@ -27,9 +27,11 @@ import TestSupport
         let report = r.frames.map { "\($0.name) \($0.verdict.rawValue) within claim \(String(describing: $0.withinClaim))" }
             .joined(separator: "; ")
         #expect(r.count(.wrong) == 0, "\(report)")
-        // Measured on this tree: 18 of 21 placed, 16 of 18 accepted within their claim (0009
-        // and 0010 at 1.7× it); before, 18 placed and 15 within, 0009 at 3.2×.
+        // Measured on this tree: 17 of 21 placed, 16 of 17 accepted within their claim (0010
+        // at 1.7× it; 0009, whose growth from a rival that fits as well lands 0.8° away, is
+        // refused); before the rival's growth widened the bounds, 18 placed and 16 within;
+        // before the inherited seed error, 18 placed and 15 within, 0009 at 3.2×.
         #expect(r.count(.success) >= 16, "\(report)")
-        #expect((r.withinClaim ?? 0) >= r.accepted - 2, "\(report)")
+        #expect((r.withinClaim ?? 0) >= r.accepted - 1, "\(report)")
     }
 }
