@@ -143,5 +143,7 @@ let libraryLogCallback: MHD_LogCallback = { cls, format, arguments in
     let handler = Unmanaged<RequestHandler>.fromOpaque(cls).takeUnretainedValue()
     var buffer = [CChar](repeating: 0, count: 512)
     _ = vsnprintf(&buffer, buffer.count, format, arguments)
-    handler.libraryMessage(String(cString: buffer))
+    // vsnprintf always terminates the buffer; the message is the bytes before that.
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    handler.libraryMessage(String(decoding: bytes, as: UTF8.self))
 }

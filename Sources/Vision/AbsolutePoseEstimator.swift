@@ -208,7 +208,7 @@ public struct AbsolutePoseEstimator: Sendable, Hashable {
     private static func cExclusion(_ e: Exclusion) -> vc_pose_exclusion {
         var c = vc_pose_exclusion()
         let r = e.pose.rotation.rowMajor
-        withUnsafeMutableBytes(of: &c.R_cw) { $0.bindMemory(to: Double.self).update(fromContentsOf: r) }
+        _ = withUnsafeMutableBytes(of: &c.R_cw) { $0.bindMemory(to: Double.self).update(fromContentsOf: r) }
         c.t_cw = (e.pose.translation.x, e.pose.translation.y, e.pose.translation.z)
         c.max_rotation_deg = e.maxRotationDegrees
         c.max_centre_distance = e.maxCentreDistance
