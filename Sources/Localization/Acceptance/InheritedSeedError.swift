@@ -60,7 +60,7 @@ extension Localizer {
         let apart = answer.error(to: (s.pose ?? seedPose).pose)
         let carried = PoseAccuracy(position: apart.translation + s.centreBound95,
                                    rotationDegrees: apart.rotationDegrees + s.rotationBound95Degrees)
-        if carried.rotationDegrees <= maxDegrees, carried.position <= maxCentre { return (carried, nil) }
+        if promises(carried) { return (carried, nil) }
         // 2. The growth's measured response to its seed.
         guard s.covariance.count == 36 else {
             return (nil, "pose not determined: its seed's covariance is unknown")
@@ -87,7 +87,7 @@ extension Localizer {
         }
         let measured = PoseAccuracy(position: hypot(accuracy.position, k * centreVariance.squareRoot()),
                                     rotationDegrees: hypot(accuracy.rotationDegrees, k * rotationVariance.squareRoot()))
-        guard measured.rotationDegrees <= maxDegrees, measured.position <= maxCentre else {
+        guard promises(measured) else {
             return (nil, String(format: "pose not determined: it follows the matches it was grown from, and with their error its 95 %% bound is %.1f° and %.1f %% of the map scale, above %.0f° or %.0f %%",
                                 measured.rotationDegrees, 100 * measured.position / scale.length,
                                 maxDegrees, 100 * tolerance.scales))

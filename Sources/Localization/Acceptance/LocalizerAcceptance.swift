@@ -150,12 +150,18 @@ extension Localizer {
                   rivalGrowth d: (translation: Double, rotationDegrees: Double)) -> (accuracy: PoseAccuracy?, rejection: String?) {
         let a = options.acceptance
         let widened = a.reaching(bound, rivalGrowth: d)
-        guard a.promises(widened, scaleLength: scale.length) else {
+        guard promises(widened) else {
             return (nil, String(format: "pose not determined: grown from a rival that fits its matches as well it lands %.1f° and %.1f %% of the map scale away, and with that its 95 %% bound is %.1f° and %.1f %%, above %.0f° or %.0f %%",
                                 d.rotationDegrees, 100 * d.translation / scale.length, widened.rotationDegrees,
                                 100 * widened.position / scale.length, a.tolerance.degrees, 100 * a.tolerance.scales))
         }
         return (widened, nil)
+    }
+
+    /// Whether 95 % bounds lie within the promised accuracy on this map
+    /// (`PoseAcceptance.promises`).
+    func promises(_ accuracy: PoseAccuracy) -> Bool {
+        options.acceptance.promises(accuracy, scaleLength: scale.length)
     }
 
     /// Whether a pose error (`Pose.error(to:)`) lies within `tolerance`, its distance in map
@@ -170,12 +176,13 @@ extension Localizer {
         guard u.isDetermined else {
             return (nil, "pose not determined: its inliers do not fix it (too few, or degenerate)")
         }
-        guard u.rotationBound95Degrees <= tolerance.degrees, u.centreBound95 <= scale(tolerance.scales) else {
+        let accuracy = PoseAccuracy(position: u.centreBound95, rotationDegrees: u.rotationBound95Degrees)
+        guard promises(accuracy) else {
             return (nil, String(format: "pose not determined: its 95 %% bound is %.1f° and %.1f %% of the map scale, above %.0f° or %.0f %%",
                                 u.rotationBound95Degrees, 100 * u.centreBound95 / scale.length,
                                 tolerance.degrees, 100 * tolerance.scales))
         }
-        return (PoseAccuracy(position: u.centreBound95, rotationDegrees: u.rotationBound95Degrees), nil)
+        return (accuracy, nil)
     }
 
     /// RANSAC samples that draw an all-inlier sample with `confidence` when `inliers` of `n`
