@@ -67,18 +67,21 @@ import ServerTestSupport
         let inFlight = rawExchangeStarted(port: f.server.port, localizeRaw(token: f.allMaps))
         // Wait until the request is inside the engine.
         #expect(await waitOnSemaphore(f.engine.entered, seconds: 60))
-        // `stop` blocks while it waits: on a Dispatch thread, so that on a 2-core machine it
-        // does not hold one of the two threads the concurrency pool has. The grace period only
-        // bounds that wait (the gate opens as soon as refusal is seen); it is long so that a
-        // starved machine does not close the in-flight request before the gate opens.
-        let server = f.server
-        let stopped = onDispatchThread { server.stop(gracePeriod: .seconds(300)) }
+        // `stop` blocks while it waits: on a thread of its own, so that it neither holds one of
+        // the concurrency pool's two threads on a 2-core machine nor waits behind a Dispatch
+        // pool that other tests have run dry. The grace period only bounds that wait (the
+        // gate opens as soon as refusal is seen); it is long so that a starved machine does
+        // not close the in-flight request before the gate opens.
+        let server = f.server, port = f.server.port
+        let stopped = ThreadTask { server.stop(gracePeriod: .seconds(300)) }
         // The listening socket closes first: new connections are refused.
-        let refusedAt = Date().addingTimeInterval(60)
-        var refused = false
-        while Date() < refusedAt, !refused {
-            do { _ = try RawConnection(port: f.server.port) } catch { refused = true }
-            await Task.yield()
+        let refused = await offThread { () -> Bool in
+            let by = Date().addingTimeInterval(120)
+            while Date() < by {
+                do { _ = try RawConnection(port: port) } catch { return true }
+                usleep(5_000)
+            }
+            return false
         }
         #expect(refused)
         #expect(f.server.requestsInFlight == 1)
@@ -115,13 +118,11 @@ import ServerTestSupport
         // Timed on the thread that stops the server: awaiting the task also waits for the
         // concurrency pool, which a loaded run (ASan) holds for tens of seconds.
         let server = f.server
-        let took = Locked<Duration>(.zero)
-        await onDispatchThread {
+        let stopTook = await ThreadTask { () -> Duration in
             let started = ContinuousClock.now
             server.stop(gracePeriod: .milliseconds(300))
-            took.withLock { $0 = ContinuousClock.now - started }
+            return ContinuousClock.now - started
         }.value
-        let stopTook = took.withLock { $0 }
         #expect(stopTook < .seconds(30), "stop took \(stopTook)")
         let answer = try await inFlight.value.get()
         #expect(answer.status == 503 && answer.body.contains(#""code":"drain_timeout""#), "\(answer.body)")
@@ -167,15 +168,6 @@ import ServerTestSupport
         let f = try ServerFixture()
         let clash = VPSServer(engine: TestOnlyEngine(), tokens: f.store, configuration: .init(port: f.server.port))
         #expect(throws: VPSServerError.self) { try clash.start() }
-    }
-}
-
-/// Runs blocking `work` on a Dispatch thread; await the task for its end.
-func onDispatchThread(_ work: @escaping @Sendable () -> Void) -> Task<Void, Never> {
-    Task {
-        await withCheckedContinuation { (cont: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async { work(); cont.resume() }
-        }
     }
 }
 

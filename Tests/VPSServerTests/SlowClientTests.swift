@@ -14,7 +14,7 @@ import ServerTestSupport
                                                                         connectionTimeoutSeconds: 15))
         let healthz = Array("GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".utf8)
         let port = f.server.port
-        let idleSlowest = try await slowestOffThread(5) { _ = try rawExchange(port: port, healthz, from: "127.0.0.2") }
+        let idle = try await latenciesOffThread(5) { _ = try rawExchange(port: port, healthz, from: "127.0.0.2") }
         var dripping: [RawConnection] = []
         for _ in 0..<300 { dripping.append(try RawConnection(port: f.server.port)) }
         let trickle = Trickle(dripping, byte: UInt8(ascii: "G"), every: 0.2)
@@ -22,11 +22,12 @@ import ServerTestSupport
         try await Task.sleep(for: .milliseconds(500))
 
         // Another client address is served at once, again and again.
-        let slowest = try await slowestOffThread(5) {
+        let loaded = try await latenciesOffThread(9) {
             let r = try rawExchange(port: port, healthz, from: "127.0.0.2", timeout: 10)
             #expect(r.status == 200 && r.body.contains(#""status":"ok""#))
         }
-        #expect(slowest < latencyBound(idle: idleSlowest), "healthz from 127.0.0.2 took \(slowest) s (\(idleSlowest) s before the trickle)")
+        #expect(loaded.medianOfSorted < latencyBound(idle: idle.medianOfSorted),
+                "healthz from 127.0.0.2 took \(loaded) s (\(idle) s before the trickle)")
         // The cap turned away all but 32 of the 300 from 127.0.0.1.
         let open = trickle.stillOpen
         #expect(open <= 32, "\(open) trickling connections still open")
@@ -121,25 +122,32 @@ final class Trickle: @unchecked Sendable {   // connections are touched only by 
     }
 }
 
-/// The slowest of `n` runs of blocking `body`, in seconds, timed on a thread of its own
-/// (so the wait for a scheduler thread under a loaded test run is not counted).
-func slowestOffThread(_ n: Int, _ body: @escaping @Sendable () throws -> Void) async throws -> Double {
-    try await offThread { () -> Result<Double, Error> in
+/// The times of `n` runs of blocking `body`, in seconds, fastest first, timed on a thread of
+/// its own (so the wait for a scheduler thread under a loaded test run is not counted).
+func latenciesOffThread(_ n: Int, _ body: @escaping @Sendable () throws -> Void) async throws -> [Double] {
+    try await offThread { () -> Result<[Double], Error> in
         Result {
-            var slowest = 0.0
+            var times: [Double] = []
             for _ in 0..<n {
                 let t0 = Date()
                 try body()
-                slowest = max(slowest, Date().timeIntervalSince(t0))
+                times.append(Date().timeIntervalSince(t0))
             }
-            return slowest
+            return times.sorted()
         }
     }.get()
 }
 
-/// The latency a cheap request must stay under while the server is loaded: 1 s (health and
-/// listings must answer at once under load), unless the same request measured on the idle server in the same test was
-/// already slow (a test machine shared with compilers): then four times that. A request
-/// held behind busy workers or locked out by slow clients waits for the gate or the 10 s
-/// timeout, far beyond either.
+extension Array where Element == Double {
+    /// The middle of sorted latencies: one request a starved machine deschedules for a second
+    /// moves the slowest, not this. A request held behind busy workers waits for its gate (or
+    /// its 10 s timeout), and so do all the others: that moves the median far beyond the bound.
+    var medianOfSorted: Double { isEmpty ? 0 : self[count / 2] }
+}
+
+/// The median latency a cheap request must stay under while the server is loaded: 1 s
+/// (health and listings answer at once under load), unless the same request measured on the
+/// idle server in the same test was already slow (a test machine shared with compilers):
+/// then four times that. A request held behind busy workers or locked out by slow clients
+/// waits for the gate or the 10 s timeout, far beyond either.
 func latencyBound(idle: Double) -> Double { max(1.0, 4 * idle) }
