@@ -639,7 +639,7 @@ def hardening() -> Table:
     fuzz = parse_fuzz(timed(["scripts/fuzz.sh", "20"])[0])
     verdict = lambda s: "clean" if s["clean"] else "NOT clean"
     return Table(["what", "figure", "reproduce with"], [
-        ["CI's ASan+UBSan step (every suite but the real-photo map builds and four whole-session repeats)",
+        ["CI's ASan+UBSan step (every suite but the real-photo map builds and the whole-session repeats)",
          f"{asan['tests']} tests, {asan['seconds']} s after a {asan['build']} s build, {verdict(asan)}", "`.ci/run` (its last step)"],
         ["the concurrent suites under TSan",
          f"{tsan['tests']} tests in {tsan['suites']} suites, {tsan['seconds']} s after a {tsan['build']} s build, {verdict(tsan)}",

@@ -46,17 +46,13 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_stack_use_after_return=0}
 # Leaks are findings too; the suppressions are documented false positives in system libraries.
 export LSAN_OPTIONS=suppressions=$PWD/scripts/sanitizers/lsan.supp:print_suppressions=0
 
-failed=()
-printf '%-18s %8s %12s %10s %8s  %s\n' target seconds executions "exec/s" corpus result
-for target in "${targets[@]}"; do
-    if [[ ! -d fuzz/corpus/$target ]]; then
-        echo "fuzz: no target '$target' (targets are the folders of fuzz/corpus/)" >&2
-        exit 2
-    fi
-    work=$scratch/corpus/$target crashes=$scratch/crashes/$target log=$scratch/logs/$target.log
+# Each libFuzzer process runs on one core: targets run as many at a time as there are cores,
+# each for its full time, and their rows print in the targets' order.
+fuzz_one() {  # target: its row into $scratch/logs/<target>.row, its exit status into .status
+    local target=$1
+    local work=$scratch/corpus/$target crashes=$scratch/crashes/$target log=$scratch/logs/$target.log
     mkdir -p "$work" "$crashes" "$(dirname "$log")"
-    started=$SECONDS
-    status=0
+    local started=$SECONDS status=0 runs corpus elapsed result
     # -timeout: one input running longer is a hang, reported as a crash.
     # -rss_limit_mb / -malloc_limit_mb: an allocation over 2 GB is a finding (a size read
     # from the input and trusted), not something to wait for.
@@ -76,13 +72,36 @@ for target in "${targets[@]}"; do
         result=ok
     else
         result="FAILED (exit $status): $(grep -m1 -E 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|Fatal error|SUMMARY' "$log" | cut -c1-160 || true)"
-        failed+=("$target")
     fi
-    printf '%-18s %8d %12d %10d %8d  %s\n' "$target" "$elapsed" "$runs" $(( runs / (elapsed > 0 ? elapsed : 1) )) "$corpus" "$result"
-    if (( status != 0 )); then
-        grep -E '^(artifact_prefix|Test unit written to)' "$log" | sed 's/^/    /' || true
-        echo "    log: $log"
+    {
+        printf '%-18s %8d %12d %10d %8d  %s\n' "$target" "$elapsed" "$runs" $(( runs / (elapsed > 0 ? elapsed : 1) )) "$corpus" "$result"
+        if (( status != 0 )); then
+            grep -E '^(artifact_prefix|Test unit written to)' "$log" | sed 's/^/    /' || true
+            echo "    log: $log"
+        fi
+    } > "$scratch/logs/$target.row"
+    echo "$status" > "$scratch/logs/$target.status"
+}
+
+for target in "${targets[@]}"; do
+    if [[ ! -d fuzz/corpus/$target ]]; then
+        echo "fuzz: no target '$target' (targets are the folders of fuzz/corpus/)" >&2
+        exit 2
     fi
+done
+mkdir -p "$scratch/logs"
+jobs_at_once=$(nproc)
+for target in "${targets[@]}"; do
+    rm -f "$scratch/logs/$target.row" "$scratch/logs/$target.status"
+    while (( $(jobs -rp | wc -l) >= jobs_at_once )); do wait -n || true; done
+    fuzz_one "$target" &
+done
+wait
+failed=()
+printf '%-18s %8s %12s %10s %8s  %s\n' target seconds executions "exec/s" corpus result
+for target in "${targets[@]}"; do
+    cat "$scratch/logs/$target.row"
+    [[ $(cat "$scratch/logs/$target.status" 2>/dev/null || echo 1) == 0 ]] || failed+=("$target")
 done
 
 if (( ${#failed[@]} > 0 )); then

@@ -12,13 +12,19 @@ import Storage
 struct MapBuilderTests {
     static var session: (dir: URL, session: RecordedSession) { PlaneSceneRenderer.sharedSession }
     static func options() -> MapBuildOptions { PlaneSceneRenderer.mapBuildOptions() }
+    /// The wall's map with the tests' options, built once for every test that only reads it
+    /// (a build is a minute under ASan), with the builder's log lines.
+    static let plainBuild: Result<(map: VPSMap, report: MapBuildReport, log: [String]), any Error> = Result {
+        let (dir, recorded) = PlaneSceneRenderer.sharedSession
+        let frames = try MapBuildFrame.frames(of: recorded, in: dir)
+        var lines: [String] = []
+        let (map, report) = try MapBuilder(options: options())
+            .build(frames: frames, metadata: MapMetadata(name: "wall", source: dir.path)) { lines.append($0) }
+        return (map, report, lines)
+    }
 
     @Test func buildsPointsOnTheWallThatReprojectOntoTheirObservations() throws {
-        let (dir, session) = Self.session
-        let frames = try MapBuildFrame.frames(of: session, in: dir)
-        var lines: [String] = []
-        let (map, report) = try MapBuilder(options: Self.options())
-            .build(frames: frames, metadata: MapMetadata(name: "wall", source: dir.path)) { lines.append($0) }
+        let (map, report, lines) = try Self.plainBuild.get()
         #expect(report.keyframes == 8)
         #expect(report.pairs >= 7)
         #expect(map.points.count > 300, "only \(map.points.count) points: \(lines)")
@@ -60,10 +66,10 @@ struct MapBuilderTests {
     @Test func simulatedViewsAddDescriptorsToTheSamePoints() throws {
         let (dir, session) = Self.session
         let frames = try MapBuildFrame.frames(of: session, in: dir)
-        var without = Self.options(), with = Self.options()
-        without.affineViews = false
+        var with = Self.options()
+        #expect(!with.affineViews, "the plain map is built without simulated views")
         with.affineViews = true
-        let plain = try MapBuilder(options: without).build(frames: frames, metadata: MapMetadata(name: "wall", source: "")).map
+        let plain = try Self.plainBuild.get().map
         let rich = try MapBuilder(options: with).build(frames: frames, metadata: MapMetadata(name: "wall", source: "")).map
         #expect(plain.points.count == rich.points.count)
         #expect(rich.viewDescriptors.count > plain.viewDescriptors.count + plain.points.count / 4,
