@@ -337,6 +337,25 @@ def calibration() -> Table:
                  ["text", "text", "text", "text", "rel"])
 
 
+def unseen_scenes() -> Table:
+    """`scripts/unseen-scenes.py` on its default scenes: single-shot / tracking per query route."""
+    p = subprocess.run(["scripts/unseen-scenes.py"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode not in (0, 1):  # 1: a frame accepted far off, which the table shows
+        sys.exit(f"figures: scripts/unseen-scenes.py exited {p.returncode}:\n{p.stderr[-2000:]}")
+    found: Dict[tuple, Dict[str, tuple]] = {}
+    for m in re.finditer(r"^(\S+)\s+(walk|hard)\s+(single-shot|tracking)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(.*)$",
+                         p.stdout, re.M):
+        found.setdefault((m.group(1), m.group(2)), {})[m.group(3)] = m.groups()[3:]
+    rows = []
+    for (scene, route), modes in found.items():
+        s, t = modes["single-shot"], modes["tracking"]
+        rows.append([f"`{scene}` {route}", s[0], f"{s[1]} / {t[1]}", f"{s[2]} / {t[2]}", f"{s[3]} / {t[3]}",
+                     f"{s[4]} / {t[4]}"])
+    return Table(["scene, route", "frames", "accepted (single-shot / tracking)", "placed (5 cm, 2°)", "within claim",
+                  "worst accepted error"], rows,
+                 ["text"] * 6)
+
+
 # ------------------------------------------------------------------- docs/venues.md
 
 # `bench scale`'s sizes: the buildings of about 30 k points (1x1x2), 300 k (1x4x6) and 1 M
@@ -773,6 +792,8 @@ GENERATORS: Dict[str, Generator] = {
     "sessions": Generator(sessions, True, "arcloud localize on every shipped session, both modes"),
     "bench-localize": Generator(bench_localize_table, True, "arcloud bench localize on the shipped query sessions"),
     "calibration": Generator(calibration, False, "how often accepted frames lie within their claim: every set with truth"),
+    "unseen-scenes": Generator(unseen_scenes, False, "scripts/unseen-scenes.py: synthetic streets, a gallery and a studio "
+                               "no tuning has seen, single-shot and tracking"),
     "bench-real": Generator(bench_real_table, False, "arcloud bench real --peers all on ../shared/real"),
     "bench-real-shipped": Generator(lambda: bench_real_table(SHIPPED_REAL, "orb"), True,
                                     "arcloud bench real --peers orb on the photos shipped with the tests"),
