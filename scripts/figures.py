@@ -352,7 +352,7 @@ def unseen_scenes() -> Table:
         rows.append([f"`{scene}` {route}", s[0], f"{s[1]} / {t[1]}", f"{s[2]} / {t[2]}", f"{s[3]} / {t[3]}",
                      f"{s[4]} / {t[4]}"])
     return Table(["scene, route", "frames", "accepted (single-shot / tracking)", "placed (5 cm, 2°)", "within claim",
-                  "worst accepted error"], rows,
+                  "worst accepted error (by position)"], rows,
                  ["text"] * 6)
 
 
