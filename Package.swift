@@ -168,7 +168,7 @@ let package = Package(
                                                            "VPSModel", "MapBuilding", "TestSupport", "Support",
                                                            "Geometry", "MapModel", "ServerTestSupport"]),
         .testTarget(name: "GraffityARCloudTests",
-                    dependencies: ["GraffityARCloud", "VPSServer", "Storage", "VPSModel", "Baselines", "Support",
+                    dependencies: ["GraffityARCloud", "Localization", "VPSServer", "Storage", "VPSModel", "Baselines", "Support",
                                    "Geometry", "Vision", "TestSupport", "MapModel", "ServerTestSupport", "Geodesy"]),
         // The SDK port as an app sees it: only `import GraffityARCloud`, no @testable.
         .testTarget(name: "GraffityARCloudAPITests", dependencies: ["GraffityARCloud"]),

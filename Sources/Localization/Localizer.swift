@@ -90,6 +90,12 @@ public final class Localizer: Sendable {
     /// Localizes an encoded image (JPEG or PNG).
     /// - Parameters:
     ///   - prior: `T_map_camera` predicted by tracking, or nil for single-shot.
+    ///   - priorAccuracy: the 95 % bounds of `prior`'s error (`OdometryTracker.predictAccuracy`:
+    ///     the last fix's accuracy plus the odometry's drift since). A pose found around a
+    ///     prior can follow the prior's error; its `accuracy` includes that error
+    ///     (`inheritingPriorError`). Nil (or bounds that are negative or not finite): the
+    ///     pose's own bounds stand in for it, as they would for a tracker whose last fix
+    ///     claimed about as much.
     ///   - near: where the camera is believed to be (a GPS reading in the map, a hint):
     ///     the keyframes within it are searched first, the whole map only when they do not
     ///     place the frame (`LocationPrior`; the result's `locationPrior` says which).
@@ -100,14 +106,16 @@ public final class Localizer: Sendable {
     ///     pose that tilts away from it is rejected.
     /// - Throws: `LocalizationError` for input it cannot work with.
     public func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose? = nil,
-                         gravity: SIMD3<Double>? = nil, near: LocationPrior? = nil) throws -> LocalizationResult {
-        try localize(encoded: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity, near: near, cancellation: .none)
+                         priorAccuracy: PoseAccuracy? = nil, gravity: SIMD3<Double>? = nil,
+                         near: LocationPrior? = nil) throws -> LocalizationResult {
+        try localize(encoded: bytes, intrinsics: intrinsics, prior: prior, priorAccuracy: priorAccuracy, gravity: gravity,
+                     near: near, cancellation: .none)
     }
 
     /// Localizes an encoded image, checking `cancellation` between stages (see
     /// `LocalizationCancellation`). Throws `LocalizationError.cancelled` once it is cancelled.
     public func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose? = nil,
-                         gravity: SIMD3<Double>? = nil, near: LocationPrior? = nil,
+                         priorAccuracy: PoseAccuracy? = nil, gravity: SIMD3<Double>? = nil, near: LocationPrior? = nil,
                          cancellation: LocalizationCancellation) throws -> LocalizationResult {
         if let why = intrinsics.problem { throw LocalizationError.invalidIntrinsics(why) }
         try cancellation.check()
@@ -117,7 +125,8 @@ public final class Localizer: Sendable {
             throw LocalizationError.image(error)
         }
         let decode = watch.lap()
-        var result = try localize(image: image, intrinsics: intrinsics, prior: prior, gravity: gravity, near: near,
+        var result = try localize(image: image, intrinsics: intrinsics, prior: prior, priorAccuracy: priorAccuracy,
+                                  gravity: gravity, near: near,
                                   cancellation: cancellation)
         result.timings.decode = decode
         result.timings.total += decode
@@ -126,7 +135,7 @@ public final class Localizer: Sendable {
 
     /// Localizes a decoded gray image (see `localize(encoded:intrinsics:prior:gravity:cancellation:)`).
     public func localize(image: GrayImage, intrinsics: CameraIntrinsics, prior: Pose? = nil,
-                         gravity: SIMD3<Double>? = nil, near: LocationPrior? = nil,
+                         priorAccuracy: PoseAccuracy? = nil, gravity: SIMD3<Double>? = nil, near: LocationPrior? = nil,
                          cancellation: LocalizationCancellation = .none) throws -> LocalizationResult {
         if let why = intrinsics.problem { throw LocalizationError.invalidIntrinsics(why) }
         if let why = near?.problem { throw LocalizationError.invalidLocationPrior(why) }
@@ -142,14 +151,16 @@ public final class Localizer: Sendable {
         var timings = StageTimings()
         timings.deblur = watch.lap()
         let region = near.map { regionKeyframes($0) }
-        let first = try localize(features: sharpened ?? image, intrinsics: intrinsics, prior: prior, gravity: gravity,
+        let first = try localize(features: sharpened ?? image, intrinsics: intrinsics, prior: prior,
+                                 priorAccuracy: priorAccuracy, gravity: gravity,
                                  region: region, cancellation: cancellation, timings: timings)
         guard sharpened != nil, !first.isLocalized else { return first }
         // The smear removed is an estimate, and a wrong one can hide corners the frame had: a
         // deconvolved frame that gives no accepted pose gets its turn as it was captured.
         // Its parts and places were searched with the sharper frame: this look is the
         // whole-map search alone.
-        let second = try localize(features: image, intrinsics: intrinsics, prior: prior, gravity: gravity,
+        let second = try localize(features: image, intrinsics: intrinsics, prior: prior,
+                                  priorAccuracy: priorAccuracy, gravity: gravity,
                                   region: region, cancellation: cancellation, timings: StageTimings(), searchPlaces: false)
         var result = second.isLocalized ? second : first
         result.timings = first.timings + second.timings
@@ -159,6 +170,7 @@ public final class Localizer: Sendable {
     /// Localizes `image` as it is (`localize(image:…)` after the motion-blur stage), its
     /// stage times added to `timings`.
     private func localize(features image: GrayImage, intrinsics: CameraIntrinsics, prior: Pose?,
+                          priorAccuracy: PoseAccuracy?,
                           gravity: SIMD3<Double>?, region: [Int]?, cancellation: LocalizationCancellation,
                           timings: StageTimings, searchPlaces: Bool = true) throws -> LocalizationResult {
         var timings = timings
@@ -181,11 +193,8 @@ public final class Localizer: Sendable {
         // candidate sets), so it only ever refines a pose that independent matches found —
         // global ratio-test matches, or a prior-guided pose that agrees with the prior — and
         // the grown pose is judged on that independent evidence (`PoseAcceptance`).
-        if let prior, let a = try guidedAttempt(query, around: CameraFromWorld(prior),
-                                                search: options.priorSearch,
-                                                localPoints: localPoints(around: prior, inliersOf: nil),
-                                                timings: &timings).attempt,
-           priorRejection(a, query) == nil, let e = a.estimate, agrees(e.pose, with: prior) {
+        if let prior, let a = try priorSeed(query, around: prior, timings: &timings), let e = a.estimate,
+           agrees(e.pose, with: prior) {
             let grown = try grow(a, query, timings: &timings)
             var watch = Stopwatch()
             var rejection = priorRejection(grown, query)
@@ -196,6 +205,11 @@ public final class Localizer: Sendable {
                 refined = u.pose?.pose
                 if let bounds = accuracy {
                     (accuracy, rejection) = inheritingSeedError(bounds, answer: refined ?? grown.estimate!.pose, grown: grown, seed: a, query)
+                }
+                if let own = accuracy {
+                    let stated = priorAccuracy.flatMap { $0.problem == nil ? $0 : nil }
+                    (accuracy, rejection) = inheritingPriorError(own, prior: prior, priorError: stated ?? own,
+                                                                 uncertainty: u, query)
                 }
             }
             timings.verify += watch.lap()
@@ -440,6 +454,15 @@ public final class Localizer: Sendable {
         attempt.nearest = nearest
         timings.solve += watch.lap()
         return attempt
+    }
+
+    /// The seed a tracking prior gives (`priorSearch` around it), when it passes
+    /// `priorRejection`; nil otherwise.
+    func priorSeed(_ query: Query, around prior: Pose, timings: inout StageTimings) throws -> Attempt? {
+        guard let a = try guidedAttempt(query, around: CameraFromWorld(prior), search: options.priorSearch,
+                                        localPoints: localPoints(around: prior, inliersOf: nil), timings: &timings).attempt,
+              priorRejection(a, query) == nil else { return nil }
+        return a
     }
 
     private func guidedAttempt(_ query: Query, around pose: CameraFromWorld, search: ProjectionSearch,

@@ -40,7 +40,14 @@ public final class ServiceFrameLocalizer: FrameLocalizer {
 
     public func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?,
                          gravity: SIMD3<Double>?, location: GPSReading?) throws -> LocalizationResult {
-        let request = LocalizeRequest(mapId: mapId, intrinsics: intrinsics, prior: prior, gravity: gravity, location: location)
+        try localize(encoded: bytes, intrinsics: intrinsics, prior: prior, priorAccuracy: nil, gravity: gravity,
+                     location: location)
+    }
+
+    public func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?, priorAccuracy: PoseAccuracy?,
+                         gravity: SIMD3<Double>?, location: GPSReading?) throws -> LocalizationResult {
+        let request = LocalizeRequest(mapId: mapId, intrinsics: intrinsics, prior: prior, priorAccuracy: priorAccuracy,
+                                      gravity: gravity, location: location)
         let start = ContinuousClock.now
         var attempt = 1
         while true {

@@ -62,6 +62,7 @@ public final class MapDirectoryEngine: LocalizationEngine {
             do {
                 let result = try loaded.value.withLocalizer { localizer in
                     try localizer.localize(encoded: image, intrinsics: request.intrinsics, prior: request.prior,
+                                           priorAccuracy: request.priorAccuracy,
                                            gravity: request.gravity, near: request.locationPrior(georeference: localizer.map.metadata.georeference),
                                            cancellation: cancellation)
                 }

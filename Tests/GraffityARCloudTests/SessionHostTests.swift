@@ -1,5 +1,6 @@
 import Geometry
 import GraffityARCloud
+import Localization
 import Testing
 import VPSModel
 
@@ -61,6 +62,26 @@ struct SessionHostTests {
         #expect(error.rotationDegrees < 1e-6)
         // The odometry alone is in another frame: composing with the fix is what places it.
         #expect(length(Fixtures.session().frames[7].odometry!.translation - pose.translation) > 1)
+    }
+
+    @Test("the prior goes with its accuracy: the last fix's, widened by the drift allowed since")
+    func priorAccuracy() async throws {
+        let claimed = PoseAccuracy(position: 0.04, rotationDegrees: 0.3)
+        let fix = LocalizationFix(pose: Fixtures.groundTruth(0), sectionId: "hall", inliers: 120, accuracy: claimed)
+        let backend = ScriptedBackend([.answer(.localized(fix))])
+        let (_, host) = try Fixtures.make(backend)
+        try await host.loadView()
+        try await host.advance(by: .seconds(1))
+        let requests = backend.requests
+        #expect(requests.count == 2)
+        #expect(requests[0].priorAccuracy == nil)
+        let sent = try #require(requests[1].priorAccuracy)
+        let frames = Fixtures.session().frames
+        let walked = length(frames[10].odometry!.translation - frames[0].odometry!.translation)
+        #expect(walked > 0.1)
+        let tracker = OdometryTracker()
+        #expect(abs(sent.position - (claimed.position + tracker.driftFraction * walked)) < 1e-9)
+        #expect(abs(sent.rotationDegrees - (claimed.rotationDegrees + tracker.driftDegreesPerUnit * walked)) < 1e-9)
     }
 
     @Test("the request carries the frame, the intrinsics and the tracked pose as prior")

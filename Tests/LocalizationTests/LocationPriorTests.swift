@@ -94,6 +94,13 @@ import VPSModel
             let text = json.replacingOccurrences(of: #""near":{"position":[1,2,3],"radius":4}"#, with: bad)
             #expect(throws: DecodingError.self) { try JSONDecoder().decode(LocalizeRequest.self, from: Data(text.utf8)) }
         }
+        let tracked = json.replacingOccurrences(of: #""near":{"position":[1,2,3],"radius":4}"#,
+                                                with: #""priorAccuracy":{"position":0.1,"rotationDegrees":0.5}"#)
+        let withAccuracy = try JSONDecoder().decode(LocalizeRequest.self, from: Data(tracked.utf8))
+        #expect(withAccuracy.priorAccuracy == PoseAccuracy(position: 0.1, rotationDegrees: 0.5))
+        #expect(try JSONDecoder().decode(LocalizeRequest.self, from: JSONEncoder().encode(withAccuracy)) == withAccuracy)
+        let nan = tracked.replacingOccurrences(of: "0.5}", with: "-1}")
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(LocalizeRequest.self, from: Data(nan.utf8)) }
         #expect(try BatchLocalizer.BatchLocation.parse("gps") == .eachFrameGPS)
         #expect(throws: BatchLocalizer.BatchLocation.ParseError.self) { try BatchLocalizer.BatchLocation.parse("48.2,16.3") }
         #expect(throws: BatchLocalizer.BatchLocation.ParseError.self) { try BatchLocalizer.BatchLocation.parse("48.2,16.3,-5") }

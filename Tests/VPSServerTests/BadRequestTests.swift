@@ -185,6 +185,9 @@ import ServerTestSupport
         let badPrior = #"{"mapId":"gallery","intrinsics":{"width":64,"height":48,"fx":60,"fy":60,"cx":32,"cy":24},"prior":{"t":[0,0,0],"q":[0,0,0,2]}}"#
         expectError(try post([("request", nil, Array(badPrior.utf8)), ("image", nil, png)]),
                     400, "malformed_json", mentioning: "unit")
+        let badAccuracy = #"{"mapId":"gallery","intrinsics":{"width":64,"height":48,"fx":60,"fy":60,"cx":32,"cy":24},"priorAccuracy":{"position":-0.1,"rotationDegrees":1}}"#
+        expectError(try post([("request", nil, Array(badAccuracy.utf8)), ("image", nil, png)]),
+                    400, "malformed_json", mentioning: "rotationDegrees")
         for gravity in ["[0,0,0]", "[0,-1]", "[0,-1,0,1]", "\"down\""] {
             let badGravity = #"{"mapId":"gallery","intrinsics":{"width":64,"height":48,"fx":60,"fy":60,"cx":32,"cy":24},"gravity":"#
                 + gravity + "}"

@@ -35,7 +35,8 @@ public struct EmbeddedVPSBackend: VPSBackend {
     public func localize(_ request: LocalizationRequest) async throws -> LocalizationResponse {
         guard request.mapId == mapId else { throw VPSBackendError.mapNotFound(mapId: request.mapId) }
         let result = try await engine.localize(bytes: [UInt8](request.image.data), intrinsics: request.intrinsics,
-                                               prior: request.prior, gravity: request.gravity, location: request.location,
+                                               prior: request.prior, priorAccuracy: request.priorAccuracy,
+                                               gravity: request.gravity, location: request.location,
                                                mapId: mapId)
         guard result.isLocalized, let pose = result.pose else {
             return .notLocalized(reason: result.reason ?? "not localized")
@@ -80,8 +81,8 @@ final class LocalizerEngine: Sendable {
         self.mapURL = mapURL; self.options = options
     }
 
-    func localize(bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?, gravity: SIMD3<Double>?,
-                  location: GPSReading?, mapId: String) async throws -> LocalizationResult {
+    func localize(bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?, priorAccuracy: PoseAccuracy?,
+                  gravity: SIMD3<Double>?, location: GPSReading?, mapId: String) async throws -> LocalizationResult {
         try Task.checkCancellation()
         let cancelled = Locked(false)
         return try await withTaskCancellationHandler {
@@ -92,7 +93,8 @@ final class LocalizerEngine: Sendable {
                     // One cancelled while running stops at the localizer's next stage.
                     let cancellation = LocalizationCancellation(when: { cancelled.withLock { $0 } })
                     continuation.resume(with: Result {
-                        try self.run(bytes: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity,
+                        try self.run(bytes: bytes, intrinsics: intrinsics, prior: prior, priorAccuracy: priorAccuracy,
+                                     gravity: gravity,
                                      location: location, mapId: mapId, cancellation: cancellation)
                     })
                 }
@@ -103,11 +105,13 @@ final class LocalizerEngine: Sendable {
     }
 
     /// On `queue`: loads the map when needed, then localizes.
-    private func run(bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?, gravity: SIMD3<Double>?,
+    private func run(bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?, priorAccuracy: PoseAccuracy?,
+                     gravity: SIMD3<Double>?,
                      location: GPSReading?, mapId: String, cancellation: LocalizationCancellation) throws -> LocalizationResult {
         let localizer = try loadedLocalizer(mapId: mapId)
         do {
-            return try localizer.localize(encoded: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity,
+            return try localizer.localize(encoded: bytes, intrinsics: intrinsics, prior: prior,
+                                          priorAccuracy: priorAccuracy, gravity: gravity,
                                           near: LocationPrior(location, georeference: localizer.map.metadata.georeference),
                                           cancellation: cancellation)
         } catch let error as LocalizationError {

@@ -35,6 +35,7 @@ public struct HTTPVPSBackend: VPSBackend {
     /// `POST /v1/localize` with the frame and its request JSON.
     public func localize(_ request: LocalizationRequest) async throws -> LocalizationResponse {
         let wire = LocalizeRequest(mapId: request.mapId, intrinsics: request.intrinsics, prior: request.prior,
+                                   priorAccuracy: request.priorAccuracy,
                                    gravity: request.gravity, location: request.location)
         let answer: LocalizeResponse
         do {

@@ -12,6 +12,8 @@ public struct LocalizationRequest: Sendable, Hashable {
     public var intrinsics: CameraIntrinsics
     /// A guess of `T_map_camera`; nil before the first fix.
     public var prior: Pose?
+    /// The 95 % bounds of `prior`'s error (`OdometryTracker.predictAccuracy`); nil when unknown.
+    public var priorAccuracy: PoseAccuracy?
     /// The device's gravity in camera coordinates (world down), from its gravity-aligned
     /// tracking; nil when unknown.
     public var gravity: SIMD3<Double>?
@@ -23,8 +25,9 @@ public struct LocalizationRequest: Sendable, Hashable {
 
     /// A request for one frame.
     public init(mapId: String, image: EncodedImage, intrinsics: CameraIntrinsics,
-                prior: Pose? = nil, gravity: SIMD3<Double>? = nil, frameId: String? = nil, location: GPSReading? = nil) {
+                prior: Pose? = nil, priorAccuracy: PoseAccuracy? = nil, gravity: SIMD3<Double>? = nil,
+                frameId: String? = nil, location: GPSReading? = nil) {
         self.mapId = mapId; self.image = image; self.intrinsics = intrinsics
-        self.prior = prior; self.gravity = gravity; self.frameId = frameId; self.location = location
+        self.prior = prior; self.priorAccuracy = priorAccuracy; self.gravity = gravity; self.frameId = frameId; self.location = location
     }
 }

@@ -281,11 +281,13 @@ public class ARSessionHost {
         let mapId = sdk.configuration.mapId
         let camera = session.camera
         let prior = cameraPose
+        let priorAccuracy = prior == nil ? nil : tracker.predictAccuracy(odometry: frame.odometry)
         let location = frame.gps ?? sdk.configuration.location
         localization = PendingOperation({
             let image = try images.image(for: frame)
             return try await backend.localize(LocalizationRequest(
-                mapId: mapId, image: image, intrinsics: camera, prior: prior, gravity: frame.gravity,
+                mapId: mapId, image: image, intrinsics: camera, prior: prior, priorAccuracy: priorAccuracy,
+                gravity: frame.gravity,
                 frameId: frame.id, location: location))
         }, completion: { [weak self] outcome in
             self?.localizationDidFinish(outcome, frameIndex: index)
@@ -300,7 +302,7 @@ public class ARSessionHost {
         case .success(.localized(let fix)):
             // A fix without odometry must not leave an older anchor in place.
             tracker.reset()
-            tracker.update(fix: fix.pose, odometry: frame.odometry)
+            tracker.update(fix: fix.pose, accuracy: fix.accuracy, odometry: frame.odometry)
             lastFix = fix.pose
             latestFix = fix
             cameraPose = trackedPose(odometry: currentFrame?.odometry)

@@ -51,7 +51,7 @@ extension Localizer {
         if grown.matches.count == seed.matches.count,
            grown.estimate?.cameraFromWorld == seed.estimate?.cameraFromWorld { return (accuracy, nil) }
         let tolerance = options.acceptance.tolerance
-        let maxDegrees = tolerance.degrees, maxCentre = scale(tolerance.scales)
+        let maxDegrees = tolerance.degrees
         let s = uncertainty(of: seed, query)
         guard s.isDetermined, let seedPose = seed.estimate?.cameraFromWorld else {
             return (nil, "pose not determined: the matches it was grown from do not fix a pose")
@@ -65,13 +65,10 @@ extension Localizer {
         guard s.covariance.count == 36 else {
             return (nil, "pose not determined: its seed's covariance is unknown")
         }
-        let units = [Double](repeating: maxDegrees * .pi / 180, count: 3) + [Double](repeating: maxCentre, count: 3)
-        let relative = (0..<6).map { i in (0..<6).map { j in s.covariance[6 * i + j] / (units[i] * units[j]) } }
-        let (values, vectors) = SymmetricEigen.decompose(relative)
         let k = PoseUncertainty.bound95Factor
         var rotationVariance = 0.0, centreVariance = 0.0
-        for (value, vector) in zip(values, vectors).prefix(Self.inheritanceDirections) where value > 0 {
-            let step = (0..<6).map { k * value.squareRoot() * vector[$0] * units[$0] }
+        for move in principalMoves(of: s.covariance).prefix(Self.inheritanceDirections) {
+            let step = move.map { k * $0 }
             var ends: [Pose] = []
             for sign in [-1.0, 1.0] {
                 let pose = seedPose.perturbed(rotation: sign * SIMD3(step[0], step[1], step[2]),
@@ -111,6 +108,23 @@ extension Localizer {
     private func answerPose(_ a: Attempt, _ query: Query) -> Pose? {
         guard let e = a.estimate else { return nil }
         return uncertainty(of: a, query).pose?.pose ?? e.pose
+    }
+}
+
+extension Localizer {
+    /// The principal axes of a pose covariance (6×6, row-major: rotation, then
+    /// translation), each as a one-σ move in those units, largest first. Each axis is
+    /// measured relative to the acceptance tolerance, so that the directions that matter to
+    /// acceptance come first. Axes of no variance are left out.
+    func principalMoves(of covariance: [Double]) -> [[Double]] {
+        let tolerance = options.acceptance.tolerance
+        let radians = tolerance.degrees * .pi / 180, length = scale(tolerance.scales)
+        let units = [radians, radians, radians, length, length, length]
+        let relative = (0..<6).map { i in (0..<6).map { j in covariance[6 * i + j] / (units[i] * units[j]) } }
+        let (values, vectors) = SymmetricEigen.decompose(relative)
+        return zip(values, vectors).filter { $0.0 > 0 }.map { value, vector in
+            (0..<6).map { value.squareRoot() * vector[$0] * units[$0] }
+        }
     }
 }
 

@@ -83,11 +83,12 @@ public struct BatchLocalizer: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         let useGravity = useGravity, location = location
 
-        @Sendable func localize(_ i: Int, _ frame: RecordedSession.Frame, with worker: any FrameLocalizer, prior: Pose?) -> FrameOutcome {
+        @Sendable func localize(_ i: Int, _ frame: RecordedSession.Frame, with worker: any FrameLocalizer, prior: Pose?,
+                                priorAccuracy: PoseAccuracy? = nil) -> FrameOutcome {
             let result: LocalizationResult
             do {
                 let bytes = try [UInt8](Data(contentsOf: RecordedSession.imageURL(of: frame, in: directory)))
-                result = try worker.localize(encoded: bytes, intrinsics: camera, prior: prior,
+                result = try worker.localize(encoded: bytes, intrinsics: camera, prior: prior, priorAccuracy: priorAccuracy,
                                              gravity: useGravity ? frame.gravity : nil,
                                              location: location?.reading(for: frame))
             } catch {
@@ -125,8 +126,9 @@ public struct BatchLocalizer: Sendable {
                 for i in first..<end {
                     guard let frame = reading(next) else { return }
                     let prior = tracker.predict(odometry: frame.odometry)
-                    let outcome = localize(i, frame, with: pool[w], prior: prior)
-                    tracker.update(fix: outcome.result.pose, odometry: frame.odometry)
+                    let outcome = localize(i, frame, with: pool[w], prior: prior,
+                                           priorAccuracy: tracker.predictAccuracy(odometry: frame.odometry))
+                    tracker.update(fix: outcome.result.pose, accuracy: outcome.result.accuracy, odometry: frame.odometry)
                 }
             }
         }

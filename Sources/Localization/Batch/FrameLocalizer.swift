@@ -10,12 +10,30 @@ public protocol FrameLocalizer: Sendable {
     /// (`LocationPrior`); elsewhere it is ignored.
     func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?,
                   gravity: SIMD3<Double>?, location: GPSReading?) throws -> LocalizationResult
+
+    /// As `localize(encoded:intrinsics:prior:gravity:location:)`, with the 95 % accuracy of
+    /// `prior` (`OdometryTracker.predictAccuracy`). By default the accuracy is not passed on.
+    func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?, priorAccuracy: PoseAccuracy?,
+                  gravity: SIMD3<Double>?, location: GPSReading?) throws -> LocalizationResult
+}
+
+extension FrameLocalizer {
+    public func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?, priorAccuracy: PoseAccuracy?,
+                         gravity: SIMD3<Double>?, location: GPSReading?) throws -> LocalizationResult {
+        try localize(encoded: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity, location: location)
+    }
 }
 
 extension Localizer: FrameLocalizer {
     public func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?,
                          gravity: SIMD3<Double>?, location: GPSReading?) throws -> LocalizationResult {
-        try localize(encoded: bytes, intrinsics: intrinsics, prior: prior, gravity: gravity,
+        try localize(encoded: bytes, intrinsics: intrinsics, prior: prior, priorAccuracy: nil, gravity: gravity,
+                     location: location)
+    }
+
+    public func localize(encoded bytes: [UInt8], intrinsics: CameraIntrinsics, prior: Pose?, priorAccuracy: PoseAccuracy?,
+                         gravity: SIMD3<Double>?, location: GPSReading?) throws -> LocalizationResult {
+        try localize(encoded: bytes, intrinsics: intrinsics, prior: prior, priorAccuracy: priorAccuracy, gravity: gravity,
                      near: LocationPrior(location, georeference: map.metadata.georeference))
     }
 }

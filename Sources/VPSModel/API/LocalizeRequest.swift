@@ -15,6 +15,10 @@ public struct LocalizeRequest: Sendable, Hashable, Codable {
     public var intrinsics: CameraIntrinsics
     /// A guess of `T_map_camera`, e.g. the last fix carried forward by odometry.
     public var prior: Pose?
+    /// The 95 % bounds of `prior`'s error (the last fix's `accuracy` plus the odometry's
+    /// drift since); the answer's `accuracy` then includes what it inherits from the prior.
+    /// Without it the answer's own bounds stand in for the prior's.
+    public var priorAccuracy: PoseAccuracy?
     /// Gravity (world down) in camera coordinates (x right, y down, z forward), any length:
     /// what ARKit/ARCore give with a gravity-aligned world. See `Localizer.localize`.
     public var gravity: SIMD3<Double>?
@@ -26,9 +30,10 @@ public struct LocalizeRequest: Sendable, Hashable, Codable {
     /// searched first (`LocationPrior`); it never bends the pose.
     public var near: LocationPrior?
 
-    public init(mapId: String, intrinsics: CameraIntrinsics, prior: Pose? = nil, gravity: SIMD3<Double>? = nil,
-                location: GPSReading? = nil, near: LocationPrior? = nil) {
-        self.mapId = mapId; self.intrinsics = intrinsics; self.prior = prior; self.gravity = gravity
+    public init(mapId: String, intrinsics: CameraIntrinsics, prior: Pose? = nil, priorAccuracy: PoseAccuracy? = nil,
+                gravity: SIMD3<Double>? = nil, location: GPSReading? = nil, near: LocationPrior? = nil) {
+        self.mapId = mapId; self.intrinsics = intrinsics; self.prior = prior; self.priorAccuracy = priorAccuracy
+        self.gravity = gravity
         self.location = location; self.near = near
     }
 
@@ -39,7 +44,7 @@ public struct LocalizeRequest: Sendable, Hashable, Codable {
         near ?? LocationPrior(location, georeference: georeference)
     }
 
-    private enum CodingKeys: String, CodingKey { case mapId, intrinsics, prior, gravity, location, near }
+    private enum CodingKeys: String, CodingKey { case mapId, intrinsics, prior, priorAccuracy, gravity, location, near }
     private enum IntrinsicsKeys: String, CodingKey { case width, height, fx, fy, cx, cy, distortion }
 
     // Intrinsics are decoded here rather than with CameraIntrinsics' synthesized Codable
@@ -56,6 +61,10 @@ public struct LocalizeRequest: Sendable, Hashable, Codable {
             cx: try i.decode(Double.self, forKey: .cx), cy: try i.decode(Double.self, forKey: .cy),
             distortion: try i.decodeIfPresent([Double].self, forKey: .distortion) ?? [])
         prior = try c.decodeIfPresent(Pose.self, forKey: .prior)
+        priorAccuracy = try c.decodeIfPresent(PoseAccuracy.self, forKey: .priorAccuracy)
+        if let why = priorAccuracy?.problem {
+            throw DecodingError.dataCorruptedError(forKey: .priorAccuracy, in: c, debugDescription: why)
+        }
         near = try c.decodeIfPresent(LocationPrior.self, forKey: .near)
         if let g = try c.decodeIfPresent([Double].self, forKey: .gravity) {
             guard g.count == 3, g.allSatisfy(\.isFinite), g.contains(where: { $0 != 0 }) else {
@@ -75,6 +84,7 @@ public struct LocalizeRequest: Sendable, Hashable, Codable {
         try i.encode(intrinsics.cx, forKey: .cx); try i.encode(intrinsics.cy, forKey: .cy)
         if !intrinsics.distortion.isEmpty { try i.encode(intrinsics.distortion, forKey: .distortion) }
         try c.encodeIfPresent(prior, forKey: .prior)
+        try c.encodeIfPresent(priorAccuracy, forKey: .priorAccuracy)
         if let g = gravity { try c.encode([g.x, g.y, g.z], forKey: .gravity) }
         try c.encodeIfPresent(location, forKey: .location)
         try c.encodeIfPresent(near, forKey: .near)

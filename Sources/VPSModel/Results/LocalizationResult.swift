@@ -129,6 +129,12 @@ public struct PoseAccuracy: Sendable, Hashable, Codable {
         self.position = position; self.rotationDegrees = rotationDegrees
     }
 
+    /// Why these cannot be bounds (a negative or non-finite number), or nil when they can.
+    public var problem: String? {
+        position.isFinite && position >= 0 && rotationDegrees.isFinite && rotationDegrees >= 0 ? nil
+            : "an accuracy's position and rotationDegrees must be finite and not negative"
+    }
+
     /// Whether a pose off by `translation` (map units) and `rotationDegrees` lies within these bounds.
     public func contains(translation: Double, rotationDegrees r: Double) -> Bool {
         translation <= position && r <= rotationDegrees
