@@ -19,6 +19,7 @@ which take minutes and the sanitizer and CI tables most of an hour.
 
 Run through scripts/figures.sh, which builds the release binary first.
 """
+import glob
 import json
 import os
 import re
@@ -694,8 +695,15 @@ def ci_time() -> Table:
         t0 = time.monotonic()
         p = subprocess.run([".ci/run"], cwd=clone, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         total = time.monotonic() - t0
+        # The whole output, and the sanitizer's test log, outlive the clone: a failure
+        # late in the run is otherwise known only by the tail printed below.
+        os.makedirs(os.path.join(ROOT, "out"), exist_ok=True)
+        with open(os.path.join(ROOT, "out", "ci-time.log"), "w") as f:
+            f.write(p.stdout)
+        for log in glob.glob(os.path.join(clone, ".build-*", "sanitize-*.log")):
+            shutil.copy(log, os.path.join(ROOT, "out", "ci-time-" + os.path.basename(log)))
         if p.returncode != 0:
-            sys.exit(f"figures: .ci/run exited {p.returncode}:\n{p.stdout[-3000:]}")
+            sys.exit(f"figures: .ci/run exited {p.returncode} (whole output: out/ci-time.log):\n{p.stdout[-3000:]}")
     return Table(["what", "figure", "reproduce with"], [["CI", ci_figure(p.stdout, total), "`.ci/run` in a fresh clone beside `shared/`"]],
                  ["text", "text", "text"], row_kinds=["text"])
 
