@@ -44,8 +44,7 @@ extension Localizer {
             let step = move.map { $0 * Self.stepReaching(priorError, along: move, from: start) }
             var ends: [Pose] = []
             for sign in [-1.0, 1.0] {
-                let moved = start.perturbed(rotation: sign * SIMD3(step[0], step[1], step[2]),
-                                            translation: sign * SIMD3(step[3], step[4], step[5]))
+                let moved = start.perturbed(by: step, times: sign)
                 var unused = StageTimings()
                 guard let seed = try? priorSeed(query, around: moved.pose, timings: &unused),
                       let regrown = try? grow(seed, query, timings: &unused), let e = regrown.estimate else {
@@ -73,9 +72,7 @@ extension Localizer {
     /// `error.rotationDegrees`, whichever it reaches first: the prior is moved by its 95 %
     /// error and no farther in any respect.
     static func stepReaching(_ error: PoseAccuracy, along direction: [Double], from pose: CameraFromWorld) -> Double {
-        let moved = pose.perturbed(rotation: SIMD3(direction[0], direction[1], direction[2]),
-                                   translation: SIMD3(direction[3], direction[4], direction[5]))
-        let d = moved.pose.error(to: pose.pose)
+        let d = pose.perturbed(by: direction).pose.error(to: pose.pose)
         let reach = [d.translation > 0 ? error.position / d.translation : nil,
                      d.rotationDegrees > 0 ? error.rotationDegrees / d.rotationDegrees : nil].compactMap { $0 }
         return reach.min() ?? 0

@@ -71,8 +71,7 @@ extension Localizer {
             let step = move.map { k * $0 }
             var ends: [Pose] = []
             for sign in [-1.0, 1.0] {
-                let pose = seedPose.perturbed(rotation: sign * SIMD3(step[0], step[1], step[2]),
-                                              translation: sign * SIMD3(step[3], step[4], step[5]))
+                let pose = seedPose.perturbed(by: step, times: sign)
                 guard let regrown = regrow(seed, from: pose, query), let p = answerPose(regrown, query) else {
                     return (nil, "pose not determined: it cannot be grown again from a seed moved within its bounds")
                 }
@@ -135,5 +134,11 @@ extension CameraFromWorld {
         let angle = length(ω)
         let r = angle > 0 ? Quaternion(axis: ω / angle, angle: angle).matrix * rotation : rotation
         return CameraFromWorld(rotation: r, translation: translation + δ)
+    }
+
+    /// This pose moved by `times` × `move`, a six-vector (rotation ω, then translation δ) of
+    /// `perturbed(rotation:translation:)`: a principal move of `Localizer.principalMoves`.
+    func perturbed(by move: [Double], times s: Double = 1) -> CameraFromWorld {
+        perturbed(rotation: s * SIMD3(move[0], move[1], move[2]), translation: s * SIMD3(move[3], move[4], move[5]))
     }
 }
