@@ -27,7 +27,9 @@ import MapModel
 /// a retrieval stage and its recall loss, and costs a few thousand Hamming distances. A
 /// frame it cannot place is matched again with multi-probe quantization: blur moves many
 /// descriptors across a cluster boundary of the vocabulary, so each feature also tries the
-/// nodes it lies nearly as close to (`LocalizerOptions.fallbackProbes`).
+/// nodes it lies nearly as close to (`LocalizerOptions.fallbackProbes`). On a map of a few
+/// photos, where a vocabulary of a few hundred words loses right matches, the frame is
+/// matched against every map point instead (`LocalizerOptions.wholeMapMatchingMaxPoints`).
 ///
 /// Thread safety: `localize` may be called from any thread; calls on one localizer
 /// serialise on its ORB extractor. For parallel work make one localizer per worker with
@@ -51,15 +53,16 @@ public final class Localizer: Sendable {
     private let extractor: FeatureExtractor
     /// Keypoint position noise per pyramid level, relative to level 0.
     let octaveSigma: [Double]
+    /// Whether a frame the word search does not place is matched against every map point
+    /// (`LocalizerOptions.wholeMapMatchingMaxPoints`).
+    let exhaustive: Bool
 
     /// Prepares `map` for localization (builds the candidate index: a few ms per 100k points).
     public convenience init(map: VPSMap, options: LocalizerOptions = LocalizerOptions()) throws {
         guard let vocabulary = map.vocabulary, map.points.count >= 4 else {
             throw LocalizationError.emptyMap(map.metadata.name)
         }
-        // Depth 0 is the root: every map point is every feature's candidate.
-        let wholeMap = options.matchesWholeMap(points: map.points.count)
-        let depth = min(options.candidateDepth ?? (wholeMap ? 0 : max(1, vocabulary.depth - 1)), vocabulary.depth)
+        let depth = min(options.candidateDepth ?? max(1, vocabulary.depth - 1), vocabulary.depth)
         let scale = MapScale(map: map)
         let localMap = LocalMap(map: map, nearbyRadius: scale(options.nearbyKeyframeRadius),
                                 minPartKeyframes: options.places.minPartKeyframes)
@@ -68,13 +71,16 @@ public final class Localizer: Sendable {
                   viewing: ViewingDirections(map: map),
                   pointUncertainty: PointUncertainty(map: map, scaleFactor: Double(options.orb.scaleFactor),
                                                      parts: localMap.parts),
-                  localMap: localMap, scale: scale, extractor: try options.queryExtractor(for: map))
+                  localMap: localMap, scale: scale, extractor: try options.queryExtractor(for: map),
+                  // Depth 0 is the root: the word search already compares every point.
+                  exhaustive: depth > 0 && options.matchesWholeMap(points: map.points.count))
     }
 
     private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, upright: UprightFrame?,
                  index: CandidateIndex, viewing: ViewingDirections, pointUncertainty: PointUncertainty,
-                 localMap: LocalMap, scale: MapScale, extractor: FeatureExtractor) {
+                 localMap: LocalMap, scale: MapScale, extractor: FeatureExtractor, exhaustive: Bool) {
         self.map = map; self.options = options; self.vocabulary = vocabulary; self.scale = scale
+        self.exhaustive = exhaustive
         self.upright = upright
         self.index = index; self.viewing = viewing; self.pointUncertainty = pointUncertainty
         self.localMap = localMap; self.extractor = extractor
@@ -84,7 +90,8 @@ public final class Localizer: Sendable {
     /// Another localizer over the same map and index with its own scratch buffers.
     public func makeWorker() throws -> Localizer {
         Localizer(map: map, options: options, vocabulary: vocabulary, upright: upright, index: index, viewing: viewing,
-                  pointUncertainty: pointUncertainty, localMap: localMap, scale: scale, extractor: try FeatureExtractor(extractor.type, options: extractor.options))
+                  pointUncertainty: pointUncertainty, localMap: localMap, scale: scale,
+                  extractor: try FeatureExtractor(extractor.type, options: extractor.options), exhaustive: exhaustive)
     }
 
     /// Localizes an encoded image (JPEG or PNG).
@@ -223,13 +230,13 @@ public final class Localizer: Sendable {
         // Each global pose with a few inliers is grown at once and judged; the multi-probe
         // search, costlier, runs only while none is accepted (`GlobalSearchStateMachine`).
         let gate = query.gravity == nil ? options.seedInliers : options.seedInliersWithGravity
-        let placeSearch = searchPlaces && index.depth > 0
+        let placeSearch = searchPlaces && index.depth > 0 && !exhaustive
             && options.places.applies(toKeyframes: map.keyframes.count, parts: localMap.parts.count)
         // A location prior's keyframes are searched first, unless there are none or they are
         // the whole map (then the prior narrows nothing).
         let narrowed = region.flatMap { $0.isEmpty || $0.count == map.keyframes.count ? nil : $0 }
         var machine = GlobalSearchStateMachine<Attempt, Verdict>(
-            probes: fallbackProbes, placeSearch: placeSearch,
+            probes: fallbackProbes, exhaustive: exhaustive, placeSearch: placeSearch,
             maxPlaces: options.places.maxPlaces, maxParts: min(localMap.parts.count, options.places.maxParts),
             seedInliers: gate, region: narrowed)
         func priorUse(localized: Bool) -> LocationPriorUse? {
@@ -336,7 +343,7 @@ public final class Localizer: Sendable {
     }
 
     /// The multi-probe fallback, unless the candidates are already the whole map.
-    private var fallbackProbes: VocabularyProbes? { index.depth > 0 ? options.fallbackProbes : nil }
+    private var fallbackProbes: VocabularyProbes? { index.depth > 0 && !exhaustive ? options.fallbackProbes : nil }
 
     /// Guided passes from an evidence pose: the pose predicts where each local-map point
     /// should appear, which finds matches the first search missed (often the near, most
@@ -412,6 +419,7 @@ public final class Localizer: Sendable {
         var watch = Stopwatch()
         let descriptors = query.features.descriptors
         let buckets: CandidateLists
+        var bucketOffsets = index.bucketOffsets
         let ratio: Float
         var mask: [UInt8]?
         switch search {
@@ -431,6 +439,9 @@ public final class Localizer: Sendable {
             buckets = query.probeBuckets!
             ratio = p.ratio
             mask = index.mask(observedBy: keyframes, in: map)
+        case .everyPoint:
+            (bucketOffsets, buckets) = index.everySlot(queries: query.keypoints.count)
+            ratio = options.globalRatio
         }
         timings.retrieve += watch.lap()
         // The whole-map searches keep every feature's nearest point for the place search, and
@@ -438,7 +449,7 @@ public final class Localizer: Sendable {
         var nearest: [DescriptorMatch] = []
         let keep = keepNearest && search.isWholeMap
         var matches = try DescriptorMatcher(ratio: keep ? nil : ratio)
-            .match(query: descriptors, train: index.descriptors, bucketOffsets: index.bucketOffsets, buckets: buckets,
+            .match(query: descriptors, train: index.descriptors, bucketOffsets: bucketOffsets, buckets: buckets,
                    trainGroups: index.points, trainMask: mask)
         for k in matches.indices { matches[k].train = index.point(inSlot: matches[k].train) }
         if keep {
@@ -447,7 +458,8 @@ public final class Localizer: Sendable {
         }
         timings.match += watch.lap()
         var ransac = options.ransac
-        if case .words = search, let probes = fallbackProbes {
+        // A word search that another follows (the probes, or every point) stops early.
+        if case .words = search, fallbackProbes != nil || exhaustive, let probes = options.fallbackProbes {
             ransac.maxIterations = min(ransac.maxIterations, probes.plainSearchMaxIterations)
         }
         var attempt = solve(matches, query, gravity: query.gravity, ransac: ransac)

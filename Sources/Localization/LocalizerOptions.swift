@@ -11,10 +11,12 @@ public struct LocalizerOptions: Sendable, Hashable {
     /// one level above the leaves (about 30 candidates per feature on a 30k-point map:
     /// better recall than exact words, still a tiny fraction of the map).
     public var candidateDepth: Int? = nil
-    /// On a map of at most this many points each query feature is compared with every map
-    /// point instead of a vocabulary node's: a vocabulary of a few dozen words over a few
-    /// hundred points (four real photos) only loses right matches, and 1,000 × 5,000 Hamming
-    /// distances cost about as much as the vocabulary search on a dense map.
+    /// On a map of at most this many points, a frame that the word search does not place is
+    /// matched against every map point instead of its probes: a vocabulary of a few dozen
+    /// words over a few hundred points (four real photos) loses right matches, and
+    /// 3,000 × 5,000 Hamming distances are affordable once. The word search comes first all
+    /// the same: on a well-framed query it places the frame for a tenth of the distances
+    /// (`GlobalSearchStateMachine`).
     public var wholeMapMatchingMaxPoints = 5000
     /// ORB features per query on such a map (nil: `orb.featureCount`). A map small enough to
     /// be matched whole comes from a few photos, each point seen from one to three

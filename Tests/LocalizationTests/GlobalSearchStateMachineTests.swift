@@ -9,6 +9,7 @@ private func describe(_ action: Machine.Action) -> String {
     switch action {
     case .search(.words): "words"
     case .search(.probes): "probes"
+    case .search(.everyPoint): "everyPoint"
     case .search(.place(let k)): "place\(k)"
     case .search(.placeProbes(let k, _)): "placeProbes\(k)"
     case .findPlaces: "findPlaces"
@@ -53,6 +54,23 @@ struct GlobalSearchStateMachineTests {
         _ = m.start()
         #expect(describe(m.searched("w", inliers: 5)) == "probes")
         #expect(describe(m.searched("p", inliers: 3)) == "none w")
+    }
+
+    @Test func onASmallMapEveryPointIsSearchedAfterTheWordsAndCountsAgainstChance() {
+        var m = Machine(probes: nil, exhaustive: true, placeSearch: false, maxPlaces: 3, seedInliers: 8)
+        #expect(m.plannedSearches == 2)
+        #expect(describe(m.start()) == "words")
+        #expect(describe(m.searched("w", inliers: 20)) == "grow w")
+        #expect(describe(m.judged("W", accepted: false, log10NFA: -4)) == "everyPoint")
+        #expect(describe(m.searched("e", inliers: 40)) == "grow e")
+        #expect(describe(m.judged("E", accepted: true, log10NFA: -30)) == "finish E")
+    }
+
+    @Test func onASmallMapAnAcceptedWordPoseSkipsTheExhaustiveSearch() {
+        var m = Machine(probes: nil, exhaustive: true, placeSearch: false, maxPlaces: 3, seedInliers: 8)
+        _ = m.start()
+        _ = m.searched("w", inliers: 60)
+        #expect(describe(m.judged("W", accepted: true, log10NFA: -50)) == "finish W")
     }
 
     @Test func withoutAnIndexOnlyTheWordSearchRuns() {

@@ -2,6 +2,7 @@
 import Geometry
 import Testing
 import Vision
+import VPSModel
 
 /// The seed moves of `Localizer.inheritingSeedError` follow `PoseUncertainty.covariance`'s
 /// parametrisation, so a move of the covariance's size is a move of the seed's error's size.
@@ -21,5 +22,15 @@ import Vision
         let back = moved.perturbed(rotation: -ω, translation: -δ)
         #expect(back.pose.error(to: pose.pose).rotationDegrees < 1e-9)
         #expect(pose.perturbed(rotation: .zero, translation: .zero) == pose)
+    }
+
+    /// A grown pose may lie anywhere within its seed's 95 % bound; beyond it, in either
+    /// rotation or position, the two disagree.
+    @Test func aGrowthBeyondItsSeedsBoundInEitherPartContradictsIt() {
+        let bound = PoseAccuracy(position: 0.2, rotationDegrees: 0.6)
+        #expect(!Localizer.growthContradicts(seedBound: bound, apart: (translation: 0.2, rotationDegrees: 0.6)))
+        #expect(!Localizer.growthContradicts(seedBound: bound, apart: (translation: 0, rotationDegrees: 0)))
+        #expect(Localizer.growthContradicts(seedBound: bound, apart: (translation: 0.21, rotationDegrees: 0.1)))
+        #expect(Localizer.growthContradicts(seedBound: bound, apart: (translation: 0.05, rotationDegrees: 0.66)))
     }
 }

@@ -20,7 +20,9 @@ import VPSModel
 ///    within the tolerance it is the answer's bound: conservative, and free of any further
 ///    growth. (The seed's bound in quadrature with the grown one, G = I, is not enough: a
 ///    growth on repeated texture can move farther than the seed's own error.)
-/// 2. Otherwise G is measured where the seed is uncertain: the seed is moved by its 95 %
+/// 2. Otherwise, unless the grown pose lies beyond the seed's own bound (the two then
+///    disagree, and the pose is refused: `growthContradicts`), G is measured where the seed
+///    is uncertain: the seed is moved by its 95 %
 ///    bound both ways along each of the two principal directions of its formal covariance
 ///    (each axis relative to the tolerance, so that the directions that matter to acceptance
 ///    come first), the pose is grown again from each, and half the difference of the two
@@ -34,8 +36,13 @@ import VPSModel
 /// Step 2 sees a growth that follows its seed, not one drawn to the same wrong pose from
 /// every start: on the herz-jesus four-photo split (laser-scan ground truth), frame 0009's
 /// seed lies 0.2° off and its growth 0.84°, 0.75° from the seed; step 1 bounds it at 1.5°
-/// (right, but its position bound exceeds 2 % of the map scale) and step 2 at 0.49°. Such
-/// frames are what keeps the harder splits below 100 % within claim (docs/localizer.md).
+/// (right, but its position bound exceeds 2 % of the map scale) and step 2 at 0.49°. Seeds
+/// from the word search of a four-photo map showed the same twice (0.04° off, grown to
+/// 0.66° while claiming 0.33°), each time beyond the seed's own bound: such a pose is
+/// refused, and the next search answers. A growth that corrects a seed outside its own
+/// bound is refused too (two frames of the harder splits' four-photo maps): the two cannot
+/// be told apart from the frame. Frames drawn into a wrong pose within their seed's bound
+/// are what keeps the harder splits below 100 % within claim (docs/localizer.md).
 extension Localizer {
     /// The principal directions of the seed's covariance along which the growth is measured:
     /// the leading two (on the harder real splits a third placed two frames fewer, and
@@ -61,6 +68,12 @@ extension Localizer {
         let carried = PoseAccuracy(position: apart.translation + s.centreBound95,
                                    rotationDegrees: apart.rotationDegrees + s.rotationBound95Degrees)
         if promises(carried) { return (carried, nil) }
+        guard !Self.growthContradicts(seedBound: PoseAccuracy(position: s.centreBound95, rotationDegrees: s.rotationBound95Degrees),
+                                      apart: apart) else {
+            return (nil, String(format: "pose not determined: grown %.2f° and %.1f %% of the map scale from the matches it was grown from, beyond their own 95 %% bound (%.2f°, %.1f %%)",
+                                apart.rotationDegrees, 100 * apart.translation / scale.length,
+                                s.rotationBound95Degrees, 100 * s.centreBound95 / scale.length))
+        }
         // 2. The growth's measured response to its seed.
         guard s.covariance.count == 36 else {
             return (nil, "pose not determined: its seed's covariance is unknown")
@@ -89,6 +102,15 @@ extension Localizer {
                                 maxDegrees, 100 * tolerance.scales))
         }
         return (measured, nil)
+    }
+
+    /// Whether a pose grown `apart` from its seed lies beyond the seed's own 95 % bound: then
+    /// the growth and the evidence it grew from disagree, and one of them is off. Step 2
+    /// cannot tell which (a growth drawn into a wrong pose draws the moved seeds into it
+    /// too), so only step 1's bound may stand for such a pose.
+    static func growthContradicts(seedBound: PoseAccuracy,
+                                  apart: (translation: Double, rotationDegrees: Double)) -> Bool {
+        apart.rotationDegrees > seedBound.rotationDegrees || apart.translation > seedBound.position
     }
 
     /// `seed`'s matches grown again (`grow`) from `pose` instead of the seed's own pose; nil

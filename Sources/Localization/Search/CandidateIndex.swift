@@ -68,6 +68,14 @@ struct CandidateIndex: Sendable {
     /// The map point whose descriptor sits in `slot`.
     func point(inSlot slot: Int) -> Int { Int(points[slot]) }
 
+    /// Every slot for each of `queries` queries, as bucket offsets of one bucket that holds
+    /// them all and that bucket for each query: the exhaustive search of a small map.
+    func everySlot(queries: Int) -> (bucketOffsets: [Int32], buckets: CandidateLists) {
+        // One entry per query, in order: consistent by construction.
+        ([0, Int32(points.count)], CandidateLists(offsets: (0...Int32(queries)).map { $0 },
+                                                  indices: [Int32](repeating: 0, count: queries))!)
+    }
+
     /// One bucket per query: its node at `depth` (`Vocabulary.nodes(for:atDepth:)`).
     func buckets(forNodes queryNodes: [UInt32]) -> CandidateLists {
         // One entry per query, in order: consistent by construction.

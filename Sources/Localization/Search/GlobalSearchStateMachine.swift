@@ -9,19 +9,22 @@ enum GlobalSearch: Hashable, Sendable {
     case words
     /// The points under every node the feature probes (see `VocabularyProbes`).
     case probes(VocabularyProbes)
+    /// Every map point: on a map small enough (`LocalizerOptions.wholeMapMatchingMaxPoints`),
+    /// the search that loses no right match to the vocabulary.
+    case everyPoint
 
     /// The probes it matches through, if it probes.
     var probes: VocabularyProbes? {
         switch self {
         case .probes(let p), .placeProbes(_, let p): p
-        case .words, .place: nil
+        case .words, .place, .everyPoint: nil
         }
     }
 
     /// True for a search over the whole map (its nearest points vote for places).
     var isWholeMap: Bool {
         switch self {
-        case .words, .probes: true
+        case .words, .probes, .everyPoint: true
         case .place, .placeProbes: false
         }
     }
@@ -35,7 +38,7 @@ enum GlobalSearch: Hashable, Sendable {
 ///
 /// The order: with a location prior, its keyframes alone (words, then probes); then the
 /// plain word search over the whole map, then (when the map has a vocabulary index) the
-/// multi-probe search; then, on a venue of several parts (captures joined by `map merge`),
+/// multi-probe search, or, on a map small enough, every map point; then, on a venue of several parts (captures joined by `map merge`),
 /// each part alone, most voted first, or, on a map of one part but many keyframes, the
 /// places the whole-map searches' nearest points vote for, each with words and then
 /// probes. A venue's parts take the places' turn: look-alike captures spread those votes
@@ -80,16 +83,17 @@ struct GlobalSearchStateMachine<Attempt, Verdict> {
 
     /// - Parameters:
     ///   - probes: the multi-probe search after the plain one, if the map has an index.
+    ///   - exhaustive: whether every map point is searched after the vocabulary's searches.
     ///   - placeSearch: whether the places are searched after the whole map.
     ///   - maxPlaces: how many places at most (for `plannedSearches`).
     ///   - maxParts: how many parts of a venue at most (for `plannedSearches`).
     ///   - seedInliers: the inliers a pose needs to be grown and judged.
     ///   - region: the keyframes of a location prior, searched before the whole map; nil
     ///     without one.
-    init(probes: VocabularyProbes?, placeSearch: Bool, maxPlaces: Int, maxParts: Int = 0, seedInliers: Int,
-         region: [Int]? = nil) {
+    init(probes: VocabularyProbes?, exhaustive: Bool = false, placeSearch: Bool, maxPlaces: Int, maxParts: Int = 0,
+         seedInliers: Int, region: [Int]? = nil) {
         let first: [GlobalSearch] = region.map { r in [.place(r)] + (probes.map { [.placeProbes(r, $0)] } ?? []) } ?? []
-        searches = first + [.words] + (probes.map { [.probes($0)] } ?? [])
+        searches = first + [.words] + (probes.map { [.probes($0)] } ?? []) + (exhaustive ? [.everyPoint] : [])
         regionSearches = first.count
         wholeMapSearches = searches.count
         self.placeSearch = placeSearch
