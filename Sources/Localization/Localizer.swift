@@ -342,7 +342,8 @@ public final class Localizer: Sendable {
         map.keyframes.indices.filter { near.distance(to: map.keyframes[$0].pose.center, mapUp: upright?.up) <= near.radius }
     }
 
-    /// The multi-probe fallback, unless the candidates are already the whole map.
+    /// The multi-probe fallback, unless the candidates are already the whole map or every
+    /// point is searched next (`exhaustive`).
     private var fallbackProbes: VocabularyProbes? { index.depth > 0 && !exhaustive ? options.fallbackProbes : nil }
 
     /// Guided passes from an evidence pose: the pose predicts where each local-map point

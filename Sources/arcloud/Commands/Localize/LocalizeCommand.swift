@@ -73,7 +73,7 @@ struct LocalizeCommand: Command {
                              default: Cores.available, help: "Worker threads",
                              defaultText: "all cores")
         let features = Option("features", .integer(in: 100...20000).placeholder("<N>"), help: "ORB features per frame",
-                              defaultText: "1000; 3000 on a map of at most 5,000 points, which is matched whole")
+                              defaultText: "1000; 3000 on a map of at most 5,000 points, matched whole when its words do not place the frame")
         let noGravity = Flag("no-gravity", help: "Localize from the images alone. By default each frame's gravity (from "
                                  + "its gravity-aligned odometry) goes with it, as a phone SDK sends it: pose hypotheses "
                                  + "then need two matches instead of three")
