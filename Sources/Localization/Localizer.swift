@@ -53,9 +53,6 @@ public final class Localizer: Sendable {
     private let extractor: FeatureExtractor
     /// Keypoint position noise per pyramid level, relative to level 0.
     let octaveSigma: [Double]
-    /// Whether a frame the word search does not place is matched against every map point
-    /// (`LocalizerOptions.wholeMapMatchingMaxPoints`).
-    let exhaustive: Bool
 
     /// Prepares `map` for localization (builds the candidate index: a few ms per 100k points).
     public convenience init(map: VPSMap, options: LocalizerOptions = LocalizerOptions()) throws {
@@ -71,16 +68,13 @@ public final class Localizer: Sendable {
                   viewing: ViewingDirections(map: map),
                   pointUncertainty: PointUncertainty(map: map, scaleFactor: Double(options.orb.scaleFactor),
                                                      parts: localMap.parts),
-                  localMap: localMap, scale: scale, extractor: try options.queryExtractor(for: map),
-                  // Depth 0 is the root: the word search already compares every point.
-                  exhaustive: depth > 0 && options.matchesWholeMap(points: map.points.count))
+                  localMap: localMap, scale: scale, extractor: try options.queryExtractor(for: map))
     }
 
     private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, upright: UprightFrame?,
                  index: CandidateIndex, viewing: ViewingDirections, pointUncertainty: PointUncertainty,
-                 localMap: LocalMap, scale: MapScale, extractor: FeatureExtractor, exhaustive: Bool) {
+                 localMap: LocalMap, scale: MapScale, extractor: FeatureExtractor) {
         self.map = map; self.options = options; self.vocabulary = vocabulary; self.scale = scale
-        self.exhaustive = exhaustive
         self.upright = upright
         self.index = index; self.viewing = viewing; self.pointUncertainty = pointUncertainty
         self.localMap = localMap; self.extractor = extractor
@@ -91,7 +85,7 @@ public final class Localizer: Sendable {
     public func makeWorker() throws -> Localizer {
         Localizer(map: map, options: options, vocabulary: vocabulary, upright: upright, index: index, viewing: viewing,
                   pointUncertainty: pointUncertainty, localMap: localMap, scale: scale,
-                  extractor: try FeatureExtractor(extractor.type, options: extractor.options), exhaustive: exhaustive)
+                  extractor: try FeatureExtractor(extractor.type, options: extractor.options))
     }
 
     /// Localizes an encoded image (JPEG or PNG).
@@ -342,6 +336,11 @@ public final class Localizer: Sendable {
         map.keyframes.indices.filter { near.distance(to: map.keyframes[$0].pose.center, mapUp: upright?.up) <= near.radius }
     }
 
+    /// Whether a frame the word search does not place is matched against every map point
+    /// (`LocalizerOptions.wholeMapMatchingMaxPoints`). At depth 0, the root, the word search
+    /// already compares every point.
+    private var exhaustive: Bool { index.depth > 0 && options.matchesWholeMap(points: map.points.count) }
+
     /// The multi-probe fallback, unless the candidates are already the whole map or every
     /// point is searched next (`exhaustive`).
     private var fallbackProbes: VocabularyProbes? { index.depth > 0 && !exhaustive ? options.fallbackProbes : nil }
@@ -459,8 +458,9 @@ public final class Localizer: Sendable {
         }
         timings.match += watch.lap()
         var ransac = options.ransac
-        // A word search that another follows (the probes, or every point) stops early.
-        if case .words = search, fallbackProbes != nil || exhaustive, let probes = options.fallbackProbes {
+        // A word search stops early when another follows it: the probes, or every point
+        // (whenever the index is below the root).
+        if case .words = search, index.depth > 0, let probes = options.fallbackProbes {
             ransac.maxIterations = min(ransac.maxIterations, probes.plainSearchMaxIterations)
         }
         var attempt = solve(matches, query, gravity: query.gravity, ransac: ransac)

@@ -38,10 +38,10 @@ enum GlobalSearch: Hashable, Sendable {
 ///
 /// The order: with a location prior, its keyframes alone (words, then probes); then the
 /// plain word search over the whole map, then (when the map has a vocabulary index) the
-/// multi-probe search, or, on a map small enough, every map point; then, on a venue of several parts (captures joined by `map merge`),
-/// each part alone, most voted first, or, on a map of one part but many keyframes, the
-/// places the whole-map searches' nearest points vote for, each with words and then
-/// probes. A venue's parts take the places' turn: look-alike captures spread those votes
+/// multi-probe search, or, on a map small enough, every map point; then, on a venue of
+/// several parts (captures joined by `map merge`), each part alone, most voted first, or,
+/// on a map of one part but many keyframes, the places the whole-map searches' nearest
+/// points vote for, each with words and then probes. A venue's parts take the places' turn: look-alike captures spread those votes
 /// nearly evenly over the venue, so the places they rank are no better than any others,
 /// and every part has been searched alone already. A search whose pose
 /// has at least `seedInliers` inliers has it grown and judged; the first accepted verdict
