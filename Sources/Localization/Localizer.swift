@@ -30,6 +30,9 @@ import MapModel
 /// nodes it lies nearly as close to (`LocalizerOptions.fallbackProbes`). On a map of a few
 /// photos, where a vocabulary of a few hundred words loses right matches, the frame is
 /// matched against every map point instead (`LocalizerOptions.wholeMapMatchingMaxPoints`).
+/// On a map with descriptors from simulated views (`VPSMap.simulatedViewDescriptors`, a map
+/// of few photos), a frame the photos' own descriptors do not place is searched once more
+/// with those among them.
 ///
 /// Thread safety: `localize` may be called from any thread; calls on one localizer
 /// serialise on its ORB extractor. For parallel work make one localizer per worker with
@@ -53,6 +56,10 @@ public final class Localizer: Sendable {
     private let extractor: FeatureExtractor
     /// Keypoint position noise per pyramid level, relative to level 0.
     let octaveSigma: [Double]
+    /// The same map with its simulated-view descriptors matched too
+    /// (`VPSMap.withSimulatedViewsMatched`), for a frame this one does not place; nil for a
+    /// map without them.
+    private let widened: Localizer?
 
     /// Prepares `map` for localization (builds the candidate index: a few ms per 100k points).
     public convenience init(map: VPSMap, options: LocalizerOptions = LocalizerOptions()) throws {
@@ -63,21 +70,30 @@ public final class Localizer: Sendable {
         let scale = MapScale(map: map)
         let localMap = LocalMap(map: map, nearbyRadius: scale(options.nearbyKeyframeRadius),
                                 minPartKeyframes: options.places.minPartKeyframes)
-        self.init(map: map, options: options, vocabulary: vocabulary, upright: Self.upDirection(of: map).map(UprightFrame.init),
+        let upright = Self.upDirection(of: map).map(UprightFrame.init)
+        let viewing = ViewingDirections(map: map)
+        let pointUncertainty = PointUncertainty(map: map, scaleFactor: Double(options.orb.scaleFactor), parts: localMap.parts)
+        // Same points, observations and vocabulary: only the index differs.
+        let widened = map.simulatedViewDescriptors.count == 0 ? nil : map.withSimulatedViewsMatched()
+        self.init(map: map, options: options, vocabulary: vocabulary, upright: upright,
                   index: CandidateIndex(map: map, vocabulary: vocabulary, depth: depth),
-                  viewing: ViewingDirections(map: map),
-                  pointUncertainty: PointUncertainty(map: map, scaleFactor: Double(options.orb.scaleFactor),
-                                                     parts: localMap.parts),
-                  localMap: localMap, scale: scale, extractor: try options.queryExtractor(for: map))
+                  viewing: viewing, pointUncertainty: pointUncertainty,
+                  localMap: localMap, scale: scale, extractor: try options.queryExtractor(for: map),
+                  widened: try widened.map { w in
+                      Localizer(map: w, options: options, vocabulary: vocabulary, upright: upright,
+                                index: CandidateIndex(map: w, vocabulary: vocabulary, depth: depth),
+                                viewing: viewing, pointUncertainty: pointUncertainty, localMap: localMap, scale: scale,
+                                extractor: try options.queryExtractor(for: w), widened: nil)
+                  })
     }
 
     private init(map: VPSMap, options: LocalizerOptions, vocabulary: Vocabulary, upright: UprightFrame?,
                  index: CandidateIndex, viewing: ViewingDirections, pointUncertainty: PointUncertainty,
-                 localMap: LocalMap, scale: MapScale, extractor: FeatureExtractor) {
+                 localMap: LocalMap, scale: MapScale, extractor: FeatureExtractor, widened: Localizer?) {
         self.map = map; self.options = options; self.vocabulary = vocabulary; self.scale = scale
         self.upright = upright
         self.index = index; self.viewing = viewing; self.pointUncertainty = pointUncertainty
-        self.localMap = localMap; self.extractor = extractor
+        self.localMap = localMap; self.extractor = extractor; self.widened = widened
         octaveSigma = (0..<max(options.orb.levels, 1)).map { pow(Double(options.orb.scaleFactor), Double($0)) }
     }
 
@@ -85,7 +101,8 @@ public final class Localizer: Sendable {
     public func makeWorker() throws -> Localizer {
         Localizer(map: map, options: options, vocabulary: vocabulary, upright: upright, index: index, viewing: viewing,
                   pointUncertainty: pointUncertainty, localMap: localMap, scale: scale,
-                  extractor: try FeatureExtractor(extractor.type, options: extractor.options))
+                  extractor: try FeatureExtractor(extractor.type, options: extractor.options),
+                  widened: try widened?.makeWorker())
     }
 
     /// Localizes an encoded image (JPEG or PNG).
@@ -186,8 +203,31 @@ public final class Localizer: Sendable {
         try cancellation.check()
         // A gravity the map cannot be related to (its up is unknown) is ignored: the frame is
         // localized from the image alone.
-        var query = Query(features: features, keypoints: keypoints, camera: intrinsics,
+        let query = Query(features: features, keypoints: keypoints, camera: intrinsics,
                           gravity: upright == nil ? nil : gravity.map { normalize($0) })
+        let (first, searches) = try localize(query, prior: prior, priorAccuracy: priorAccuracy, region: region,
+                                             cancellation: cancellation, timings: timings, searchPlaces: searchPlaces)
+        guard !first.isLocalized, let widened else { return first }
+        // The photos' own descriptors did not place the frame: its features are matched
+        // again with the simulated views' among them. Every search of both counts against
+        // chance.
+        let (second, _) = try widened.localize(query, prior: prior, priorAccuracy: priorAccuracy, region: region,
+                                               cancellation: cancellation, timings: StageTimings(),
+                                               searchPlaces: searchPlaces, searchesBefore: searches)
+        var result = second.isLocalized ? second : first
+        result.timings = first.timings + second.timings
+        return result
+    }
+
+    /// Localizes a frame's extracted features (`localize(features:…)` after extraction).
+    /// `searchesBefore`: the global searches another localizer ran on this frame already,
+    /// which each pose's test against chance counts too. Returns the result and the global
+    /// searches counted.
+    private func localize(_ query: Query, prior: Pose?, priorAccuracy: PoseAccuracy?, region: [Int]?,
+                          cancellation: LocalizationCancellation, timings: StageTimings, searchPlaces: Bool,
+                          searchesBefore: Int = 0) throws -> (LocalizationResult, searches: Int) {
+        var query = query
+        var timings = timings
 
         // Evidence first: a pose from matches that stand on their own. Guided matching
         // around a pose finds support for almost any pose (repeated texture, small
@@ -215,8 +255,8 @@ public final class Localizer: Sendable {
             }
             timings.verify += watch.lap()
             if rejection == nil {
-                return finish(grown, rejection: nil, evidence: nil, accuracy: accuracy, refined: refined, query,
-                              usedPrior: true, timings: timings)
+                return (finish(grown, rejection: nil, evidence: nil, accuracy: accuracy, refined: refined, query,
+                               usedPrior: true, timings: timings), searchesBefore)
             }
             // A pose the prior's matches do not pin down is not the last word: the frame is
             // searched from the image alone, as a frame without a prior would be.
@@ -268,7 +308,7 @@ public final class Localizer: Sendable {
             case .growAndJudge(let seed):
                 let grown = try grow(seed, query, timings: &timings)
                 var watch = Stopwatch()
-                let verdict = judge(grown, seed: seed, query, searches: machine.plannedSearches)
+                let verdict = judge(grown, seed: seed, query, searches: searchesBefore + machine.plannedSearches)
                 timings.verify += watch.lap()
                 action = machine.judged(verdict, accepted: verdict.rejection == nil,
                                         log10NFA: verdict.evidence.log10NFA)
@@ -276,14 +316,14 @@ public final class Localizer: Sendable {
                 var result = finish(best.attempt, rejection: best.rejection, evidence: best.evidence, accuracy: best.accuracy,
                                     refined: best.refined, query, usedPrior: false, timings: timings)
                 result.locationPrior = priorUse(localized: result.isLocalized)
-                return result
+                return (result, searchesBefore + machine.plannedSearches)
             case .finishWithoutPose(let strongest):
                 let why = strongest?.estimate == nil ? "no pose: \(strongest?.matches.count ?? 0) tentative matches"
                     : "too few inliers to judge (\(strongest?.inliers ?? 0) < \(gate))"
                 var result = finish(strongest, rejection: why, evidence: nil, accuracy: nil, refined: nil, query,
                                     usedPrior: false, timings: timings)
                 result.locationPrior = priorUse(localized: false)
-                return result
+                return (result, searchesBefore + machine.plannedSearches)
             }
         }
     }

@@ -8,7 +8,10 @@ import VPSModel
 /// tilts √2 and 2 at four angles each). A query taken 45° from every map photo sees each
 /// surface foreshortened as no map photo does; a simulated view that foreshortens it the
 /// same way gives the point a descriptor that query's features match. The map pays for the
-/// views once; the query extracts its features as always.
+/// views once; the query extracts its features as always. They are kept apart from the
+/// photos' own descriptors: the localizer tries those first, and these only for a frame
+/// they do not place (more descriptors per point make the ratio test stricter and the
+/// vocabulary coarser, which loses frames the photos' own would place).
 extension MapBuilder {
     /// Features of a view keypoint must lie within this many pixels (at its observation's
     /// pyramid level) of the observation, mapped back to the photo, to describe its point.
@@ -53,26 +56,26 @@ extension MapBuilder {
         }
         let selection = ViewDescriptorSelection(clusterDegrees: options.viewClusterDegrees,
                                                 maxPerPoint: options.maxViewDescriptorsPerPoint)
-        var added = 0
-        var addedTo = [Int](repeating: 0, count: points.count)
+        var simulated = [[[UInt8]]](repeating: [], count: points.count)
         for (point, d) in found.joined() {
             let p = Int(point)
             // The view keypoint must be the same corner: its descriptor within
             // `maxAffineDistance` of one the point has (a neighbour's would not be), and not
             // nearly equal to one (it would add nothing).
             let nearest = perPoint[p].map { Self.hamming($0[...], d[...]) }.min() ?? .max
-            guard addedTo[p] < options.maxAffineDescriptorsPerPoint, nearest > selection.duplicateDistance,
+            guard simulated[p].count < options.maxAffineDescriptorsPerPoint, nearest > selection.duplicateDistance,
                   nearest <= options.maxAffineDistance else { continue }
             perPoint[p].append(d)
-            addedTo[p] += 1
-            added += 1
+            simulated[p].append(d)
         }
-        points.viewDescriptors = []
-        points.viewPoints = []
-        for (p, list) in perPoint.enumerated() {
-            for d in list { points.viewDescriptors += d; points.viewPoints.append(UInt32(p)) }
+        // Kept apart from the photos' own descriptors (`VPSMap.simulatedViewDescriptors`).
+        points.simulatedDescriptors = []
+        points.simulatedPoints = []
+        for (p, list) in simulated.enumerated() {
+            for d in list { points.simulatedDescriptors += d; points.simulatedPoints.append(UInt32(p)) }
         }
-        run.report.viewDescriptors = points.viewPoints.count
+        let added = points.simulatedPoints.count
+        run.report.simulatedViewDescriptors = added
         log(run.finish("affine views", "\(added) descriptors from \(AffineView.mapViews.count) simulated views of each of "
                        + "\(frames.count) keyframes"))
     }

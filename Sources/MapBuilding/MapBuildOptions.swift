@@ -73,13 +73,32 @@ public struct MapBuildOptions: Sendable, Hashable {
     /// time per query (docs/maps.md).
     public var featureType: FeatureType = .orb
 
-    /// Describe points also from ASIFT's simulated views of their keyframes
-    /// (`AffineView.mapViews`; `map build --affine-views`), for maps of few photos whose
-    /// queries come from far off every photo. Off by default: see docs/maps.md for what it
-    /// gains and costs on the real-photo splits.
-    public var affineViews = false
-    /// Simulated-view descriptors a point may get beyond its own.
-    public var maxAffineDescriptorsPerPoint: Int = 8
+    /// When points are also described from ASIFT's simulated views of their keyframes
+    /// (`AffineView.mapViews`): by default on maps of few photos (`isFewPhotos`), whose
+    /// queries come from far off every photo. The localizer matches a query against these
+    /// only when the photos' own descriptors do not place it (docs/maps.md).
+    public var simulatedViews: SimulatedViews = .fewPhotos
+
+    /// Which maps get simulated-view descriptors.
+    public enum SimulatedViews: String, Sendable, Hashable, CaseIterable {
+        /// ORB maps of few photos (`map build`'s default).
+        case fewPhotos
+        /// Every map (`map build --affine-views`).
+        case always
+        /// None (`map build --no-affine-views`).
+        case never
+    }
+
+    /// Simulated views on every map (true) or on none (false); `simulatedViews` also has
+    /// the default, on maps of few photos.
+    public var affineViews: Bool {
+        get { simulatedViews == .always }
+        set { simulatedViews = newValue ? .always : .never }
+    }
+    /// Simulated-view descriptors a point may get beyond its own. Each costs matching time
+    /// on the frames that need them: on the real-photo splits 4 placed as many as 8 (56/76 on
+    /// the harder ones), with one frame fewer outside its claim, in two thirds of the time.
+    public var maxAffineDescriptorsPerPoint: Int = 4
     /// A simulated view's descriptor describes a point only within this Hamming distance of
     /// one of the point's own (a neighbouring corner's is farther).
     public var maxAffineDistance: Int = 64
@@ -102,12 +121,30 @@ public struct MapBuildOptions: Sendable, Hashable {
     /// The defaults with the settings `arcloud map build` takes from its command line: a
     /// `featureCount` is exact (`useFeatureCount`), nil keeps the default spreading.
     public init(keyframeStride: Int, featureCount: Int?, minTrackLength: Int, maxReprojectionError: Double,
-                threads: Int, affineViews: Bool, featureType: FeatureType = .orb) {
+                threads: Int, simulatedViews: SimulatedViews = .fewPhotos, featureType: FeatureType = .orb) {
         self.init()
         self.keyframeStride = keyframeStride
         if let featureCount { useFeatureCount(featureCount) }
         self.minTrackLength = minTrackLength; self.maxReprojectionError = maxReprojectionError
-        self.threads = threads; self.affineViews = affineViews; self.featureType = featureType
+        self.threads = threads; self.simulatedViews = simulatedViews; self.featureType = featureType
+    }
+
+    /// The same with simulated views on every map or none (`affineViews`).
+    public init(keyframeStride: Int, featureCount: Int?, minTrackLength: Int, maxReprojectionError: Double,
+                threads: Int, affineViews: Bool, featureType: FeatureType = .orb) {
+        self.init(keyframeStride: keyframeStride, featureCount: featureCount, minTrackLength: minTrackLength,
+                  maxReprojectionError: maxReprojectionError, threads: threads,
+                  simulatedViews: affineViews ? .always : .never, featureType: featureType)
+    }
+
+    /// Whether a map of `keyframes` keyframes is described from simulated views too.
+    public func describesSimulatedViews(keyframes: Int) -> Bool {
+        switch simulatedViews {
+        case .always: true
+        case .never: false
+        // SIFT's own descriptors are already made for large changes of viewpoint.
+        case .fewPhotos: featureType == .orb && isFewPhotos(keyframes: keyframes)
+        }
     }
 
     /// Whether a map of `keyframes` keyframes counts as one of few photos (it then gets more
@@ -148,7 +185,7 @@ public struct MapBuildOptions: Sendable, Hashable {
             "minTrackLength": "\(minTrackLength)", "maxDepthUncertainty": "\(maxDepthUncertainty)",
             "maxDepthUncertaintyFewPhotos": "\(maxDepthUncertaintyFewPhotos)",
             "twoViewUncertaintyFactor": "\(twoViewUncertaintyFactor)", "pointsPerWord": "\(pointsPerWord)",
-            "affineViews": "\(affineViews)", "maxAffineDescriptorsPerPoint": "\(maxAffineDescriptorsPerPoint)",
+            "simulatedViews": simulatedViews.rawValue, "maxAffineDescriptorsPerPoint": "\(maxAffineDescriptorsPerPoint)",
             "maxAffineDistance": "\(maxAffineDistance)", "controlPointAccuracy": "\(controlPointAccuracy)",
             "maxControlPointError": "\(maxControlPointError)",
         ]

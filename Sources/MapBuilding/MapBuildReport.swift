@@ -28,6 +28,8 @@ public struct MapBuildReport: Sendable {
     public var extendedPoints = 0
     /// Descriptors kept for matching (one per distinct viewing direction of each point).
     public var viewDescriptors = 0
+    /// Descriptors from simulated views, kept apart (`VPSMap.simulatedViewDescriptors`).
+    public var simulatedViewDescriptors = 0
     public var points = 0
     public var observations = 0
     public var words = 0
@@ -45,7 +47,8 @@ public struct MapBuildReport: Sendable {
     public func summary(of map: VPSMap, writtenTo path: String, fileBytes: Int, seconds: Double) -> String {
         let meanTrack = points == 0 ? 0 : Double(observations) / Double(points)
         return "built \(path): '\(map.metadata.name)', \(keyframes) keyframes, \(points) points "
-            + "(\(viewDescriptors) view descriptors), "
+            + "(\(viewDescriptors) view descriptors"
+            + (simulatedViewDescriptors > 0 ? ", \(simulatedViewDescriptors) from simulated views), " : "), ")
             + "\(observations) observations (mean track \(String(format: "%.2f", meanTrack))), "
             + "\(map.scene.sections.count) sections, \(map.scene.objects.count) objects, "
             + "units \(map.metadata.units), up \(map.metadata.up), "

@@ -37,6 +37,9 @@ extension MapBuilder {
         var counts: [UInt32] = []
         var viewDescriptors: [UInt8] = []
         var viewPoints: [UInt32] = []
+        /// Descriptors from simulated views (stage 8b), grouped by point; empty without it.
+        var simulatedDescriptors: [UInt8] = []
+        var simulatedPoints: [UInt32] = []
         var observations: [MapObservation] = []
         var count: Int { counts.count }
         func position(_ i: Int) -> SIMD3<Double> { SIMD3(positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]) }
@@ -185,16 +188,20 @@ extension MapBuilder {
     /// 9. The vocabulary, trained on every view descriptor; the points' and the view
     /// descriptors' words.
     func trainVocabulary(_ points: DescribedPoints, _ run: inout StageRun, _ log: (String) -> Void) throws
-        -> (vocabulary: Vocabulary, words: [UInt32], views: MapViewDescriptors) {
+        -> (vocabulary: Vocabulary, words: [UInt32], views: MapViewDescriptors, simulated: MapViewDescriptors) {
         let vocabulary = try Vocabulary.train(
             descriptors: points.viewDescriptors,
             parameters: .adaptive(descriptorCount: points.viewPoints.count, pointsPerWord: options.pointsPerWord))
         let words = vocabulary.words(for: points.descriptors)
         let views = MapViewDescriptors(descriptors: points.viewDescriptors, points: points.viewPoints,
                                        words: vocabulary.words(for: points.viewDescriptors))
+        // Trained on the photos' own descriptors alone: the simulated ones only get words, so
+        // the first search a query meets is the same with or without them.
+        let simulated = MapViewDescriptors(descriptors: points.simulatedDescriptors, points: points.simulatedPoints,
+                                           words: vocabulary.words(for: points.simulatedDescriptors))
         run.report.words = vocabulary.wordCount
         log(run.finish("vocabulary", "\(vocabulary.wordCount) words, depth \(vocabulary.depth)"))
-        return (vocabulary, words, views)
+        return (vocabulary, words, views, simulated)
     }
 
     /// 10. Sections: from the scene description's bounds when every section has them, by

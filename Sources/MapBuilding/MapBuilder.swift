@@ -68,7 +68,8 @@ public struct MapBuilder: Sendable {
                        + "points, \(kept.reduce(0) { $0 + $1.track.count }) observations"))
         }
         var points = try selectDescriptors(kept, features, frames, threads: threads, &run, log)
-        if options.affineViews {
+        let simulatedViews = options.describesSimulatedViews(keyframes: frames.count)
+        if simulatedViews {
             try addAffineViewDescriptors(&points, frames, images: images, threads: threads, &run, log)
         }
         let vocabulary = try trainVocabulary(points, &run, log)
@@ -76,6 +77,7 @@ public struct MapBuilder: Sendable {
 
         var meta = metadata
         meta.builder = options.summary.merging(meta.builder) { _, given in given }
+        meta.builder["affineViews"] = "\(simulatedViews)"
         meta.featureType = options.featureType
         if meta.camera == nil { meta.camera = frames[0].intrinsics }
         if meta.georeference == nil {
@@ -86,7 +88,7 @@ public struct MapBuilder: Sendable {
                                   sections: sections)
         let map = try VPSMap(metadata: meta, scene: content, keyframes: keyframes, points: mapPoints,
                              observations: points.observations, vocabulary: vocabulary.vocabulary,
-                             viewDescriptors: vocabulary.views)
+                             viewDescriptors: vocabulary.views, simulatedViewDescriptors: vocabulary.simulated)
         return (map, run.report)
     }
 

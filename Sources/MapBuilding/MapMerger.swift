@@ -64,6 +64,7 @@ public struct MapMerger: Sendable {
         var observations: [MapObservation] = []
         var positions: [Double] = [], descriptors: [UInt8] = [], counts: [UInt32] = [], sections: [Int32] = []
         var viewDescriptors: [UInt8] = [], viewPoints: [UInt32] = []
+        var simulatedDescriptors: [UInt8] = [], simulatedPoints: [UInt32] = []
         var scene = SceneContent()
         for part in parts {
             let map = part.map
@@ -89,6 +90,8 @@ public struct MapMerger: Sendable {
             counts += map.points.observationCounts
             viewDescriptors += map.viewDescriptors.descriptors
             viewPoints += map.viewDescriptors.points.map { $0 + pointBase }
+            simulatedDescriptors += map.simulatedViewDescriptors.descriptors
+            simulatedPoints += map.simulatedViewDescriptors.points.map { $0 + pointBase }
             Self.append(map.scene, of: part, to: &scene)
         }
         if let problem = scene.problem { throw Refusal("the merged scene is inconsistent: \(problem)") }
@@ -100,6 +103,9 @@ public struct MapMerger: Sendable {
                                words: vocabulary.words(for: descriptors), sections: sections)
         let views = MapViewDescriptors(descriptors: viewDescriptors, points: viewPoints,
                                        words: vocabulary.words(for: viewDescriptors))
+        // A part's simulated views stay its points' own, still searched second.
+        let simulated = MapViewDescriptors(descriptors: simulatedDescriptors, points: simulatedPoints,
+                                           words: vocabulary.words(for: simulatedDescriptors))
         var builder = ["merged": names.joined(separator: ","), "pointsPerWord": "\(pointsPerWord)"]
         for part in parts {
             let t = part.placement.translation
@@ -109,7 +115,8 @@ public struct MapMerger: Sendable {
                                    source: "merge of " + names.joined(separator: ", "),
                                    builder: builder, units: units, up: up, featureType: featureType)
         return try VPSMap(metadata: metadata, scene: scene, keyframes: keyframes, points: points,
-                          observations: observations, vocabulary: vocabulary, viewDescriptors: views)
+                          observations: observations, vocabulary: vocabulary, viewDescriptors: views,
+                          simulatedViewDescriptors: simulated)
     }
 
     /// The venue's up: every part's up, rotated into the venue, within 1°; unknown only

@@ -22,6 +22,8 @@ public struct MapStatistics: Sendable, Hashable, Codable {
     public var points: Int
     /// Descriptors the points can be matched by (one per distinct viewing direction).
     public var viewDescriptors: Int
+    /// Descriptors from simulated views, matched only when those fail (0 for most maps).
+    public var simulatedViewDescriptors: Int = 0
     public var observations: Int
     public var meanTrackLength: Double
     /// Track length → number of points with that many observations.
@@ -49,6 +51,7 @@ public struct MapStatistics: Sendable, Hashable, Codable {
         keyframes = map.keyframes.count
         points = map.points.count
         viewDescriptors = map.viewDescriptors.count
+        simulatedViewDescriptors = map.simulatedViewDescriptors.count
         observations = map.observations.count
         meanTrackLength = points == 0 ? 0 : Double(observations) / Double(points)
         var histogram: [Int: Int] = [:]

@@ -21,7 +21,8 @@ extension MapStatistics {
         out.append("  georeference " + (m.georeference.map(\.description)
                                         ?? "none (answers in map coordinates only; arcloud map georef sets one)"))
         out.append("keyframes    \(keyframes)")
-        out.append("points       \(points) (\(viewDescriptors) view descriptors)")
+        out.append("points       \(points) (\(viewDescriptors) view descriptors"
+                   + (simulatedViewDescriptors > 0 ? ", \(simulatedViewDescriptors) from simulated views)" : ")"))
         out.append("observations \(observations) (mean track length \(Self.fmt(meanTrackLength)))")
         out.append("track lengths:")
         out += Self.histogramLines(trackLengthHistogram, total: points)

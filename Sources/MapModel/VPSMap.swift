@@ -25,13 +25,18 @@ public struct VPSMap: Sendable {
     /// Every descriptor each point can be matched by (one per distinct viewing direction;
     /// at least the point's representative), grouped by point.
     public let viewDescriptors: MapViewDescriptors
+    /// Descriptors of points seen in simulated views of their keyframes (ASIFT's tilts,
+    /// `map build --affine-views`), grouped by point; `.none` for most maps. They are kept
+    /// apart from `viewDescriptors` so that a query is matched against the photos' own
+    /// descriptors first and against these only when that fails (`Localizer`).
+    public let simulatedViewDescriptors: MapViewDescriptors
 
     /// Assembles a map and checks that its parts agree (indices in range, words within
     /// the vocabulary). Observations may come in any order. Without `viewDescriptors`
     /// each point is matched by its representative descriptor alone.
     public init(metadata: MapMetadata, scene: SceneContent = SceneContent(), keyframes: [MapKeyframe],
                 points: MapPoints, observations: [MapObservation], vocabulary: Vocabulary?,
-                viewDescriptors: MapViewDescriptors? = nil) throws {
+                viewDescriptors: MapViewDescriptors? = nil, simulatedViewDescriptors: MapViewDescriptors = .none) throws {
         let inOrder = zip(observations, observations.dropFirst()).allSatisfy {
             ($0.keyframe, $0.point) < ($1.keyframe, $1.point)
         }
@@ -41,12 +46,18 @@ public struct VPSMap: Sendable {
         if let problem = views.problem(pointCount: points.count, wordCount: vocabulary?.wordCount ?? 1) {
             throw MapInconsistency(problem)
         }
+        if let problem = simulatedViewDescriptors.problem(pointCount: points.count, wordCount: vocabulary?.wordCount ?? 1,
+                                                          everyPoint: false) {
+            throw MapInconsistency("simulated views: \(problem)")
+        }
         self.init(unchecked: metadata, scene: scene, keyframes: keyframes, points: points,
-                  sortedObservations: sorted, vocabulary: vocabulary, viewDescriptors: views)
+                  sortedObservations: sorted, vocabulary: vocabulary, viewDescriptors: views,
+                  simulatedViewDescriptors: simulatedViewDescriptors)
     }
 
     init(unchecked metadata: MapMetadata, scene: SceneContent, keyframes: [MapKeyframe], points: MapPoints,
-         sortedObservations: [MapObservation], vocabulary: Vocabulary?, viewDescriptors: MapViewDescriptors) {
+         sortedObservations: [MapObservation], vocabulary: Vocabulary?, viewDescriptors: MapViewDescriptors,
+         simulatedViewDescriptors: MapViewDescriptors) {
         self.metadata = metadata
         self.scene = scene
         self.keyframes = keyframes
@@ -59,6 +70,15 @@ public struct VPSMap: Sendable {
         self.vocabulary = vocabulary
         self.wordIndex = WordIndex(words: vocabulary == nil ? [] : points.words, wordCount: vocabulary?.wordCount ?? 0)
         self.viewDescriptors = viewDescriptors
+        self.simulatedViewDescriptors = simulatedViewDescriptors
+    }
+
+    /// This map with its simulated-view descriptors among its own (`viewDescriptors`), and
+    /// none apart: what a query is matched against once the photos' own descriptors fail.
+    public func withSimulatedViewsMatched() -> VPSMap {
+        VPSMap(unchecked: metadata, scene: scene, keyframes: keyframes, points: points, sortedObservations: observations,
+               vocabulary: vocabulary, viewDescriptors: viewDescriptors.merging(simulatedViewDescriptors),
+               simulatedViewDescriptors: .none)
     }
 
     /// Observations made in keyframe `k`.
@@ -86,7 +106,7 @@ public struct VPSMap: Sendable {
                           var k = kf; k.section = s; return k
                       },
                       points: points, sortedObservations: observations, vocabulary: vocabulary,
-                      viewDescriptors: viewDescriptors)
+                      viewDescriptors: viewDescriptors, simulatedViewDescriptors: simulatedViewDescriptors)
     }
 
     static func check(scene: SceneContent, keyframes: [MapKeyframe], points: MapPoints,

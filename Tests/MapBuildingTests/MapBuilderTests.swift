@@ -61,27 +61,51 @@ struct MapBuilderTests {
         #expect(map.metadata.builder["orbFeatures"] == "800")
     }
 
-    /// With `affineViews`, points are also described from ASIFT's simulated views of their
-    /// keyframes: the same points, more descriptors, each a view's own (not a copy).
+    /// With simulated views, points are also described from ASIFT's simulated views of their
+    /// keyframes: the same points and vocabulary, the photos' own descriptors unchanged, and
+    /// the simulated ones apart, each a view's own (not a copy).
     @Test func simulatedViewsAddDescriptorsToTheSamePoints() throws {
         let (dir, session) = Self.session
         let frames = try MapBuildFrame.frames(of: session, in: dir)
         var with = Self.options()
-        #expect(!with.affineViews, "the plain map is built without simulated views")
-        with.affineViews = true
+        #expect(with.simulatedViews == .never, "the plain map is built without simulated views")
+        with.simulatedViews = .fewPhotos
         let plain = try Self.plainBuild.get().map
-        let rich = try MapBuilder(options: with).build(frames: frames, metadata: MapMetadata(name: "wall", source: "")).map
+        let (rich, report) = try MapBuilder(options: with).build(frames: frames, metadata: MapMetadata(name: "wall", source: ""))
         #expect(plain.points.count == rich.points.count)
-        #expect(rich.viewDescriptors.count > plain.viewDescriptors.count + plain.points.count / 4,
-                "\(rich.viewDescriptors.count) against \(plain.viewDescriptors.count)")
-        #expect(rich.viewDescriptors.count <= plain.viewDescriptors.count + rich.points.count * with.maxAffineDescriptorsPerPoint,
-                "at most \(with.maxAffineDescriptorsPerPoint) more per point")
+        #expect(rich.viewDescriptors == plain.viewDescriptors && rich.points.words == plain.points.words)
+        let simulated = rich.simulatedViewDescriptors
+        #expect(simulated.count > plain.points.count / 4, "\(simulated.count) simulated descriptors")
+        #expect(simulated.count == report.simulatedViewDescriptors && plain.simulatedViewDescriptors.count == 0)
+        #expect(zip(simulated.points, simulated.points.dropFirst()).allSatisfy { $0 <= $1 }, "grouped by point")
+        let perPoint = Dictionary(grouping: simulated.points, by: { $0 }).values.map(\.count).max() ?? 0
+        #expect(perPoint <= with.maxAffineDescriptorsPerPoint, "at most \(with.maxAffineDescriptorsPerPoint) per point")
         #expect(rich.metadata.builder["affineViews"] == "true" && plain.metadata.builder["affineViews"] == "false")
-        // No point gets a descriptor twice.
-        let distinct = Set((0..<rich.viewDescriptors.count).map { i in
-            withUnsafeBytes(of: rich.viewDescriptors.points[i]) { Array($0) } + Array(rich.viewDescriptors.descriptor(i))
+        #expect(rich.metadata.builder["simulatedViews"] == "fewPhotos")
+        // No point gets a descriptor twice, nor one it has from its photos.
+        let merged = rich.withSimulatedViewsMatched().viewDescriptors
+        let distinct = Set((0..<merged.count).map { i in
+            withUnsafeBytes(of: merged.points[i]) { Array($0) } + Array(merged.descriptor(i))
         })
-        #expect(distinct.count == rich.viewDescriptors.count)
+        #expect(distinct.count == merged.count)
+    }
+
+    /// By default a map of few photos (ORB) gets simulated views and a map of many, or a
+    /// SIFT map, does not; `--affine-views` / `--no-affine-views` decide for any map.
+    @Test func simulatedViewsByDefaultOnlyOnORBMapsOfFewPhotos() {
+        var o = MapBuildOptions()
+        #expect(o.simulatedViews == .fewPhotos)
+        #expect(o.describesSimulatedViews(keyframes: 4) && o.describesSimulatedViews(keyframes: 19))
+        #expect(!o.describesSimulatedViews(keyframes: 20) && !o.describesSimulatedViews(keyframes: 180))
+        o.featureType = .sift
+        #expect(!o.describesSimulatedViews(keyframes: 4))
+        o = MapBuildOptions()
+        o.useFeatureCount(3000)     // an exact count: no map counts as one of few photos
+        #expect(!o.describesSimulatedViews(keyframes: 4))
+        o.simulatedViews = .always
+        #expect(o.describesSimulatedViews(keyframes: 180) && o.affineViews)
+        o.affineViews = false
+        #expect(o.simulatedViews == .never && !o.describesSimulatedViews(keyframes: 4))
     }
 
     @Test func buildWriteReopenRoundTrip() throws {

@@ -43,6 +43,23 @@ import Testing
         #expect(venue.viewDescriptors.count == a.viewDescriptors.count + b.viewDescriptors.count)
     }
 
+    /// A part's simulated-view descriptors follow its points into the venue, still apart.
+    @Test func keepsEachPartsSimulatedViewsOnItsPoints() throws {
+        let a = try makeSyntheticMap(pointCount: 100, seed: 1)
+        let plain = try makeSyntheticMap(pointCount: 80, keyframeCount: 10, seed: 2)
+        var d = Array(plain.points.descriptor(7)); d[0] ^= 0x3C
+        let b = try VPSMap(metadata: plain.metadata, scene: plain.scene, keyframes: plain.keyframes, points: plain.points,
+                           observations: plain.observations, vocabulary: plain.vocabulary,
+                           viewDescriptors: plain.viewDescriptors,
+                           simulatedViewDescriptors: MapViewDescriptors(descriptors: d, points: [7], words: [0]))
+        let venue = try MapMerger().merge([.init(map: a, placement: .identity, name: "a"),
+                                           .init(map: b, placement: .identity, name: "b")], name: "venue")
+        #expect(venue.simulatedViewDescriptors.points == [107])
+        #expect(Array(venue.simulatedViewDescriptors.descriptor(0)) == d)
+        #expect(venue.simulatedViewDescriptors.words == (try #require(venue.vocabulary)).words(for: d))
+        #expect(venue.viewDescriptors.count == a.viewDescriptors.count + b.viewDescriptors.count)
+    }
+
     @Test func refusesPartsThatDisagree() throws {
         let a = try makeSyntheticMap(pointCount: 50, seed: 1)
         var b = try makeSyntheticMap(pointCount: 50, seed: 2)

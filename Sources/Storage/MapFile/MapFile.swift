@@ -121,9 +121,12 @@ enum MapFile {
         if let bytes = try db.scalar("SELECT data FROM retrieval_index WHERE name = 'vocabulary'")?.blob {
             vocabulary = try Vocabulary(serialized: bytes)
         }
-        let views = try db.tableExists("point_views") ? try readViewDescriptors(db) : nil
+        let views = try db.tableExists("point_views") ? try readViewDescriptors(db, table: "point_views") : nil
+        let simulated = try db.tableExists("point_simulated_views")
+            ? try readViewDescriptors(db, table: "point_simulated_views") : .none
         return try VPSMap(metadata: metadata, scene: scene, keyframes: keyframes, points: points,
-                          observations: observations, vocabulary: vocabulary, viewDescriptors: views)
+                          observations: observations, vocabulary: vocabulary, viewDescriptors: views,
+                          simulatedViewDescriptors: simulated)
     }
 
     // Every column is read through `MapTableRow`: types and finiteness checked, and a bad
@@ -276,12 +279,13 @@ enum MapFile {
                          words: words, sections: sections)
     }
 
-    static func readViewDescriptors(_ db: SQLiteDatabase) throws -> MapViewDescriptors {
+    /// `table` is `point_views` or `point_simulated_views` (same columns).
+    static func readViewDescriptors(_ db: SQLiteDatabase, table: String) throws -> MapViewDescriptors {
         // Reserve from the bytes actually stored, never from a count a damaged file may inflate.
-        let bytes = Int(try db.scalar("SELECT coalesce(sum(length(descriptor)), 0) FROM point_views")?.integer ?? 0)
+        let bytes = Int(try db.scalar("SELECT coalesce(sum(length(descriptor)), 0) FROM \(table)")?.integer ?? 0)
         var descriptors = [UInt8](), points = [UInt32](), words = [UInt32]()
         descriptors.reserveCapacity(bytes); points.reserveCapacity(bytes / 32); words.reserveCapacity(bytes / 32)
-        try MapTableRow.forEach(db, table: "point_views", "SELECT id, point, word, descriptor FROM point_views ORDER BY id") { r in
+        try MapTableRow.forEach(db, table: table, "SELECT id, point, word, descriptor FROM \(table) ORDER BY id") { r in
             guard try r.integer(0) == points.count else { throw r.problem(0, "view descriptor ids are not 0, 1, 2…") }
             points.append(UInt32(try r.integer(1, in: 0...Int(UInt32.max))))
             words.append(UInt32(try r.integer(2, in: 0...Int(UInt32.max))))
@@ -335,7 +339,12 @@ enum MapFile {
             try writeScene(map.scene, db)
             try writeKeyframes(map.keyframes, db)
             try writePoints(map.points, db, progress)
-            try writeViewDescriptors(map.viewDescriptors, db)
+            try writeViewDescriptors(map.viewDescriptors, table: "point_views", db)
+            if map.simulatedViewDescriptors.count > 0 {
+                // Older builds ignore the table, and match the map by its photos' descriptors.
+                try db.execute(MapSchema.createSimulatedViews)
+                try writeViewDescriptors(map.simulatedViewDescriptors, table: "point_simulated_views", db)
+            }
             try writeObservations(map.observations, db, progress)
             if let v = map.vocabulary {
                 try db.run("INSERT INTO retrieval_index (name, data) VALUES ('vocabulary', ?)", [.blob(v.serialized())])
@@ -426,8 +435,8 @@ enum MapFile {
         try progress(.init(stage: "points", done: p.count, total: p.count))
     }
 
-    static func writeViewDescriptors(_ v: MapViewDescriptors, _ db: SQLiteDatabase) throws {
-        let s = try db.prepare("INSERT INTO point_views (id, point, word, descriptor) VALUES (?, ?, ?, ?)")
+    static func writeViewDescriptors(_ v: MapViewDescriptors, table: String, _ db: SQLiteDatabase) throws {
+        let s = try db.prepare("INSERT INTO \(table) (id, point, word, descriptor) VALUES (?, ?, ?, ?)")
         try v.descriptors.withUnsafeBytes { desc in
             for i in 0..<v.count {
                 s.reset()

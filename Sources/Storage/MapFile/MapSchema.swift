@@ -21,6 +21,11 @@ import MapModel
 /// Version 4 added `map_info` key `feature_type` (`sift`): a map whose points carry SIFT's
 /// binary descriptors. Only such maps are written as version 4, so that a build which
 /// would read them as ORB refuses them; ORB maps stay version 3 and open in older builds.
+///
+/// Table `point_simulated_views` (same columns as `point_views`, only in maps built with
+/// simulated views) holds descriptors of points seen in ASIFT's simulated views of their
+/// keyframes, grouped by point. It needs no new version: a build that does not know it
+/// ignores it and matches the map by its photos' descriptors alone.
 enum MapSchema {
     static let version = 4
     /// The version a map is written as: the oldest that can say what it holds.
@@ -31,6 +36,15 @@ enum MapSchema {
     /// "VPSM" as a big-endian 32-bit integer.
     static let applicationID: Int32 = 0x5650_534D
     static let formatName = "arcloud-vpsmap"
+
+    static let createSimulatedViews = """
+        CREATE TABLE point_simulated_views (
+            id         INTEGER PRIMARY KEY,
+            point      INTEGER NOT NULL,
+            word       INTEGER NOT NULL,
+            descriptor BLOB NOT NULL CHECK (length(descriptor) = 32)
+        );
+        """
 
     static let create = """
         CREATE TABLE map_info (

@@ -2,6 +2,7 @@ import Localization
 import Foundation
 import Geometry
 import Benchmarks
+import MapBuilding
 import MapModel
 import Support
 import TestSupport
@@ -20,12 +21,14 @@ struct RealPhotoScene {
     }
 
     /// The map of a split, built once per test run.
-    func map(_ name: String, features: FeatureType = .orb) throws -> VPSMap {
-        let key = directory.appendingPathComponent(name, isDirectory: true).path + " \(features)"
+    func map(_ name: String, features: FeatureType = .orb,
+             simulatedViews: MapBuildOptions.SimulatedViews = .fewPhotos) throws -> VPSMap {
+        let key = directory.appendingPathComponent(name, isDirectory: true).path + " \(features) \(simulatedViews)"
         return try Self.builtMaps.withLock { maps in
             if let m = maps[key] { return m }
             var bench = RealPhotoBenchmark(split: try split(name))
             bench.buildOptions.featureType = features
+            bench.buildOptions.simulatedViews = simulatedViews
             let m = try bench.buildMap()
             maps[key] = m
             return m
@@ -34,12 +37,17 @@ struct RealPhotoScene {
     private static let builtMaps = Locked<[String: VPSMap]>([:])
 
     /// Localizes a split's queries on its map: none may be placed wrongly, and at least
-    /// `atLeast` must be placed within the tolerances.
-    func expectPlacesFramesAndNoneWrongly(split name: String, atLeast: Int, features: FeatureType = .orb) throws {
-        let r = try RealPhotoBenchmark(split: try split(name)).runLocalizer(on: try map(name, features: features))
+    /// `atLeast` must be placed within the tolerances. Returns the outcome.
+    @discardableResult
+    func expectPlacesFramesAndNoneWrongly(split name: String, atLeast: Int, features: FeatureType = .orb,
+                                          simulatedViews: MapBuildOptions.SimulatedViews = .fewPhotos)
+        throws -> RealPhotoBenchmark.MethodResult {
+        let r = try RealPhotoBenchmark(split: try split(name))
+            .runLocalizer(on: try map(name, features: features, simulatedViews: simulatedViews))
         let report = r.frames.map { "\($0.name) \($0.verdict.rawValue) \($0.reason ?? "")" }.joined(separator: "; ")
         #expect(r.count(.wrong) == 0, "\(name): \(report)")
         #expect(r.count(.success) >= atLeast, "\(name): \(r.count(.success))/\(r.frames.count): \(report)")
+        return r
     }
 
     /// Localizes every frame of the shipped recorded `sessions` (other scenes) on a split's

@@ -124,15 +124,4 @@ struct MapUnitsAndViewsTests {
         try SQLiteDatabase(path: siftPath, mode: .readWrite).execute("DELETE FROM map_info WHERE key = 'feature_type'")
         expectCorrupt(siftPath, mentioning: "feature_type")
     }
-
-    private func expectCorrupt(_ path: String, mentioning word: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        do {
-            _ = try VPSMap.load(from: path)
-            Issue.record("\(path) loaded but should not", sourceLocation: sourceLocation)
-        } catch let e as MapFileError {
-            #expect(e.description.contains(path) && e.description.contains(word), "\(e)", sourceLocation: sourceLocation)
-        } catch {
-            Issue.record("expected MapFileError, got \(error)", sourceLocation: sourceLocation)
-        }
-    }
 }

@@ -9,7 +9,7 @@ struct BenchRealCommand: Command {
     static let summary = "Benchmark map building and localization on every real-photo split under a folder, against an ORB peer"
     static let overview = """
         USAGE: arcloud bench real [<folder>...] [--peers orb|sift|opencv|all|none] [--features N] [--map-features N]
-                                  [--affine-views] [--feature-type orb|sift] [--frames] [--json]
+                                  [--affine-views | --no-affine-views] [--feature-type orb|sift] [--frames] [--json]
 
         Runs every split under each folder (a split holds map/ and query/ COLMAP text models
         with the photos' poses, and query_gt.tum; a scene holds split-*/ folders; a root such as
@@ -45,8 +45,9 @@ struct BenchRealCommand: Command {
         let mapFeatures = Option("map-features", .integer(in: 100...20000).placeholder("<N>"),
                                  help: "ORB features per map photo for arcloud's map",
                                  defaultText: "the map builder's, 6000 for a map of up to 8 photos")
-        let affineViews = Flag("affine-views", help: "Build arcloud's maps with simulated-view descriptors "
-                                   + "(as map build --affine-views)")
+        let affineViews = Flag("affine-views", help: "Build every arcloud map with simulated-view descriptors "
+                                   + "(as map build --affine-views; default: maps of few photos)")
+        let noAffineViews = Flag("no-affine-views", help: "Build arcloud's maps without them (as map build --no-affine-views)")
         let featureType = Option("feature-type", .oneOf(["orb", "sift"]).placeholder("<type>"), default: "orb",
                                  help: "Features of arcloud's maps and queries (as map build --feature-type)")
         let frames = Flag("frames", help: "Also print every query's outcome: verdict, errors and, for arcloud, the "
@@ -61,7 +62,7 @@ struct BenchRealCommand: Command {
             localizerOptions.useFeatureCount(features)
         }
         var buildOptions = MapBuildOptions()
-        buildOptions.affineViews = args.affineViews
+        buildOptions.simulatedViews = try .from(affineViews: args.affineViews, noAffineViews: args.noAffineViews)
         buildOptions.featureType = FeatureType(rawValue: args.featureType)!  // the parser's words
         if let features = args.mapFeatures { buildOptions.useFeatureCount(features) }
         let splitFolders = try RealPhotoSplit.folders(under: args.folders.isEmpty ? [RealPhotoSplit.defaultRoot] : args.folders)

@@ -21,7 +21,8 @@ struct MapBuildCommand: Command {
         epipolar lines within them (Hamming ratio test, mutual), multi-view tracks,
         triangulation kept by triangulation angle and reprojection error in pixels, tracks
         extended into the paired keyframes and re-triangulated over all observations, one
-        descriptor per distinct viewing direction of each point, a vocabulary with an
+        descriptor per distinct viewing direction of each point (on a map of under 20
+        photos, more from ASIFT's simulated views, searched only when those fail), a vocabulary with an
         inverted index for retrieval, and sections. No setting is a length: a model in any
         units builds the same map, scaled. Prints per-stage counts and timings on stderr
         and a summary on stdout. The map is written atomically: an interrupted build never
@@ -94,7 +95,9 @@ struct MapBuildCommand: Command {
         let threads = Option("threads", .integer(in: 1...256), default: Cores.available,
                              help: "Threads", defaultText: "all cores")
         let affineViews = Flag("affine-views", help: "Also describe points from ASIFT's simulated views of their keyframes "
-                                   + "(tilts √2 and 2 at four angles), for maps of few photos queried from far off them")
+                                   + "(tilts √2 and 2 at four angles), on any map; default: on maps of few photos "
+                                   + "(under 20, ORB), which are queried from far off them")
+        let noAffineViews = Flag("no-affine-views", help: "Describe points from their photos alone, however few")
         let gcp = Option("gcp", .text.placeholder("<file>"), help: "OpenSfM ground_control_points.json: georeference the map "
                              + "from these surveyed points alone, not GPS (at least 3, each seen in 2 frames)")
         let gcpAccuracy = Option("gcp-accuracy", .number(in: 0.001...1000).placeholder("<m>"),
@@ -119,7 +122,8 @@ struct MapBuildCommand: Command {
         let input = try MapBuildInput(source, scene: args.scene, noScene: args.noScene, controlPoints: args.gcp)
         for m in input.missing { FileHandle.standardError.write(Data("  skipped \(m): image missing\n".utf8)) }
         var options = MapBuildOptions(keyframeStride: args.stride, featureCount: args.features, minTrackLength: args.minTrack,
-                                      maxReprojectionError: args.maxError, threads: args.threads, affineViews: args.affineViews,
+                                      maxReprojectionError: args.maxError, threads: args.threads,
+                                      simulatedViews: try .from(affineViews: args.affineViews, noAffineViews: args.noAffineViews),
                                       featureType: FeatureType(rawValue: args.featureType)!)  // the parser's words
         options.controlPointAccuracy = args.gcpAccuracy
 
