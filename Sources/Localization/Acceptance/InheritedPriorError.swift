@@ -39,25 +39,20 @@ extension Localizer {
                               uncertainty u: PoseUncertainty, _ query: Query) -> (accuracy: PoseAccuracy?, rejection: String?) {
         guard u.covariance.count == 36 else { return (nil, "pose not determined: its covariance is unknown") }
         let start = CameraFromWorld(prior)
-        var rotationVariance = 0.0, centreVariance = 0.0
-        for move in principalMoves(of: u.covariance).prefix(Self.priorDirections) {
-            let step = move.map { $0 * Self.stepReaching(priorError, along: move, from: start) }
-            var ends: [Pose] = []
-            for sign in [-1.0, 1.0] {
-                let moved = start.perturbed(by: step, times: sign)
-                var unused = StageTimings()
-                guard let seed = try? priorSeed(query, around: moved.pose, timings: &unused),
-                      let regrown = try? grow(seed, query, timings: &unused), let e = regrown.estimate else {
-                    return (nil, "pose not determined: it is not found again from a prior moved within its error")
-                }
-                ends.append(uncertainty(of: regrown, query).pose?.pose ?? e.pose)
-            }
-            let d = ends[1].error(to: ends[0])
-            rotationVariance += pow(d.rotationDegrees / 2, 2)
-            centreVariance += pow(d.translation / 2, 2)
+        let moves = Array(principalMoves(of: u.covariance).prefix(Self.priorDirections))
+        guard let followed = halfSpread(along: moves, from: start,
+                                        step: { move in move.map { $0 * Self.stepReaching(priorError, along: move, from: start) } },
+                                        answer: { moved in
+                                            var unused = StageTimings()
+                                            guard let seed = try? priorSeed(query, around: moved.pose, timings: &unused),
+                                                  let regrown = try? grow(seed, query, timings: &unused),
+                                                  let e = regrown.estimate else { return nil }
+                                            return uncertainty(of: regrown, query).pose?.pose ?? e.pose
+                                        }) else {
+            return (nil, "pose not determined: it is not found again from a prior moved within its error")
         }
-        let widened = PoseAccuracy(position: hypot(accuracy.position, centreVariance.squareRoot()),
-                                   rotationDegrees: hypot(accuracy.rotationDegrees, rotationVariance.squareRoot()))
+        let widened = PoseAccuracy(position: hypot(accuracy.position, followed.position),
+                                   rotationDegrees: hypot(accuracy.rotationDegrees, followed.rotationDegrees))
         guard promises(widened) else {
             let tolerance = options.acceptance.tolerance
             return (nil, String(format: "pose not determined: it follows its tracking prior, and with the prior's error its 95 %% bound is %.1f° and %.1f %% of the map scale, above %.0f° or %.0f %%",

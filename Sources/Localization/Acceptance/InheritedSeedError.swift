@@ -79,23 +79,13 @@ extension Localizer {
             return (nil, "pose not determined: its seed's covariance is unknown")
         }
         let k = PoseUncertainty.bound95Factor
-        var rotationVariance = 0.0, centreVariance = 0.0
-        for move in principalMoves(of: s.covariance).prefix(Self.inheritanceDirections) {
-            let step = move.map { k * $0 }
-            var ends: [Pose] = []
-            for sign in [-1.0, 1.0] {
-                let pose = seedPose.perturbed(by: step, times: sign)
-                guard let regrown = regrow(seed, from: pose, query), let p = answerPose(regrown, query) else {
-                    return (nil, "pose not determined: it cannot be grown again from a seed moved within its bounds")
-                }
-                ends.append(p)
-            }
-            let d = ends[1].error(to: ends[0])
-            rotationVariance += pow(d.rotationDegrees / (2 * k), 2)
-            centreVariance += pow(d.translation / (2 * k), 2)
+        guard let followed = halfSpread(along: Array(principalMoves(of: s.covariance).prefix(Self.inheritanceDirections)),
+                                        from: seedPose, step: { $0.map { k * $0 } },
+                                        answer: { regrow(seed, from: $0, query).flatMap { answerPose($0, query) } }) else {
+            return (nil, "pose not determined: it cannot be grown again from a seed moved within its bounds")
         }
-        let measured = PoseAccuracy(position: hypot(accuracy.position, k * centreVariance.squareRoot()),
-                                    rotationDegrees: hypot(accuracy.rotationDegrees, k * rotationVariance.squareRoot()))
+        let measured = PoseAccuracy(position: hypot(accuracy.position, followed.position),
+                                    rotationDegrees: hypot(accuracy.rotationDegrees, followed.rotationDegrees))
         guard promises(measured) else {
             return (nil, String(format: "pose not determined: it follows the matches it was grown from, and with their error its 95 %% bound is %.1f° and %.1f %% of the map scale, above %.0f° or %.0f %%",
                                 measured.rotationDegrees, 100 * measured.position / scale.length,
@@ -129,38 +119,5 @@ extension Localizer {
     private func answerPose(_ a: Attempt, _ query: Query) -> Pose? {
         guard let e = a.estimate else { return nil }
         return uncertainty(of: a, query).pose?.pose ?? e.pose
-    }
-}
-
-extension Localizer {
-    /// The principal axes of a pose covariance (6×6, row-major: rotation, then
-    /// translation), each as a one-σ move in those units, largest first. Each axis is
-    /// measured relative to the acceptance tolerance, so that the directions that matter to
-    /// acceptance come first. Axes of no variance are left out.
-    func principalMoves(of covariance: [Double]) -> [[Double]] {
-        let tolerance = options.acceptance.tolerance
-        let radians = tolerance.degrees * .pi / 180, length = scale(tolerance.scales)
-        let units = [radians, radians, radians, length, length, length]
-        let relative = (0..<6).map { i in (0..<6).map { j in covariance[6 * i + j] / (units[i] * units[j]) } }
-        let (values, vectors) = SymmetricEigen.decompose(relative)
-        return zip(values, vectors).filter { $0.0 > 0 }.map { value, vector in
-            (0..<6).map { value.squareRoot() * vector[$0] * units[$0] }
-        }
-    }
-}
-
-extension CameraFromWorld {
-    /// This pose with a world point X moved to exp(ω)·R·X + t + δ in the camera, the
-    /// parametrisation of `PoseUncertainty.covariance`.
-    func perturbed(rotation ω: SIMD3<Double>, translation δ: SIMD3<Double>) -> CameraFromWorld {
-        let angle = length(ω)
-        let r = angle > 0 ? Quaternion(axis: ω / angle, angle: angle).matrix * rotation : rotation
-        return CameraFromWorld(rotation: r, translation: translation + δ)
-    }
-
-    /// This pose moved by `times` × `move`, a six-vector (rotation ω, then translation δ) of
-    /// `perturbed(rotation:translation:)`: a principal move of `Localizer.principalMoves`.
-    func perturbed(by move: [Double], times s: Double = 1) -> CameraFromWorld {
-        perturbed(rotation: s * SIMD3(move[0], move[1], move[2]), translation: s * SIMD3(move[3], move[4], move[5]))
     }
 }
