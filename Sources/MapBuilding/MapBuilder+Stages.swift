@@ -185,8 +185,8 @@ extension MapBuilder {
         return out
     }
 
-    /// 9. The vocabulary, trained on every view descriptor; the points' and the view
-    /// descriptors' words.
+    /// 9. The vocabulary, trained on the photos' view descriptors; the words of the points,
+    /// of those and of the simulated views' descriptors.
     func trainVocabulary(_ points: DescribedPoints, _ run: inout StageRun, _ log: (String) -> Void) throws
         -> (vocabulary: Vocabulary, words: [UInt32], views: MapViewDescriptors, simulated: MapViewDescriptors) {
         let vocabulary = try Vocabulary.train(

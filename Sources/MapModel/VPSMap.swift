@@ -24,12 +24,12 @@ public struct VPSMap: Sendable {
     public let wordIndex: WordIndex
     /// Every descriptor each point can be matched by (one per distinct viewing direction;
     /// at least the point's representative), grouped by point.
-    public let viewDescriptors: MapViewDescriptors
+    public private(set) var viewDescriptors: MapViewDescriptors
     /// Descriptors of points seen in simulated views of their keyframes (ASIFT's tilts,
     /// `map build --affine-views`), grouped by point; `.none` for most maps. They are kept
     /// apart from `viewDescriptors` so that a query is matched against the photos' own
     /// descriptors first and against these only when that fails (`Localizer`).
-    public let simulatedViewDescriptors: MapViewDescriptors
+    public private(set) var simulatedViewDescriptors: MapViewDescriptors
 
     /// Assembles a map and checks that its parts agree (indices in range, words within
     /// the vocabulary). Observations may come in any order. Without `viewDescriptors`
@@ -76,9 +76,11 @@ public struct VPSMap: Sendable {
     /// This map with its simulated-view descriptors among its own (`viewDescriptors`), and
     /// none apart: what a query is matched against once the photos' own descriptors fail.
     public func withSimulatedViewsMatched() -> VPSMap {
-        VPSMap(unchecked: metadata, scene: scene, keyframes: keyframes, points: points, sortedObservations: observations,
-               vocabulary: vocabulary, viewDescriptors: viewDescriptors.merging(simulatedViewDescriptors),
-               simulatedViewDescriptors: .none)
+        // Points, observations and words are shared: the offsets and the word index stand.
+        var merged = self
+        merged.viewDescriptors = viewDescriptors.merging(simulatedViewDescriptors)
+        merged.simulatedViewDescriptors = .none
+        return merged
     }
 
     /// Observations made in keyframe `k`.
