@@ -77,3 +77,34 @@ public struct MapStatistics: Sendable, Hashable, Codable {
         navigationEdges = map.scene.navigation.edges.count
     }
 }
+
+extension MapStatistics {
+    /// Decodes `map inspect --json` output, also as builds before simulated views wrote it:
+    /// a missing `simulatedViewDescriptors` reads as 0 (synthesized decoding would refuse it).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        units = try c.decode(MapUnits.self, forKey: .units)
+        up = try c.decode(MapUpDirection.self, forKey: .up)
+        georeference = try c.decodeIfPresent(Georeference.self, forKey: .georeference)
+        keyframes = try c.decode(Int.self, forKey: .keyframes)
+        points = try c.decode(Int.self, forKey: .points)
+        viewDescriptors = try c.decode(Int.self, forKey: .viewDescriptors)
+        simulatedViewDescriptors = try c.decodeIfPresent(Int.self, forKey: .simulatedViewDescriptors) ?? 0
+        observations = try c.decode(Int.self, forKey: .observations)
+        meanTrackLength = try c.decode(Double.self, forKey: .meanTrackLength)
+        trackLengthHistogram = try c.decode([Int: Int].self, forKey: .trackLengthHistogram)
+        meanReprojectionError = try c.decode(Double.self, forKey: .meanReprojectionError)
+        medianReprojectionError = try c.decode(Double.self, forKey: .medianReprojectionError)
+        p95ReprojectionError = try c.decode(Double.self, forKey: .p95ReprojectionError)
+        maxReprojectionError = try c.decode(Double.self, forKey: .maxReprojectionError)
+        words = try c.decode(Int.self, forKey: .words)
+        vocabularyDepth = try c.decode(Int.self, forKey: .vocabularyDepth)
+        meanPointsPerWord = try c.decode(Double.self, forKey: .meanPointsPerWord)
+        maxPointsPerWord = try c.decode(Int.self, forKey: .maxPointsPerWord)
+        sections = try c.decode([Section].self, forKey: .sections)
+        objects = try c.decode(Int.self, forKey: .objects)
+        navigationNodes = try c.decode(Int.self, forKey: .navigationNodes)
+        navigationEdges = try c.decode(Int.self, forKey: .navigationEdges)
+    }
+}

@@ -56,6 +56,16 @@ import TestSupport
         let stats = try JSONDecoder().decode(MapStatistics.self, from: Data(json.stdout.utf8))
         #expect(stats.points == 200 && stats.trackLengthHistogram == [4: 200])
         #expect(stats.maxReprojectionError < 0.01)
+        // Output written before maps held simulated views lacks their count: it still
+        // decodes, as none, and every other figure the same.
+        var older = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(older.removeValue(forKey: "simulatedViewDescriptors") != nil)
+        let old = try JSONDecoder().decode(MapStatistics.self, from: JSONSerialization.data(withJSONObject: older))
+        #expect(old.simulatedViewDescriptors == 0 && old == stats)
+        older.removeValue(forKey: "points")
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(MapStatistics.self, from: JSONSerialization.data(withJSONObject: older))
+        }
     }
 
     @Test func inspectOfABadFileFailsWithOneLineNamingIt() throws {
