@@ -159,15 +159,17 @@ public struct MapBuilder: Sendable {
     /// Matches of keyframe a's features to b's. Candidates for a query must lie within the
     /// epipolar threshold (scaled by their pyramid level) of its epipolar line, on the
     /// stretch of it where the two rays meet at a depth within `depthRange` in both cameras,
-    /// at a similar pyramid level; then the Hamming ratio test and a mutual check pick at
-    /// most one partner. Limiting the depth cuts the candidates (and wrong matches on
-    /// repetitive texture) several-fold.
+    /// at the pyramid level those two depths predict (ORB; SIFT: a similar level); then the
+    /// Hamming ratio test and a mutual check pick at most one partner. Limiting the depth
+    /// and the level cuts the candidates (and wrong matches on repetitive texture)
+    /// several-fold.
     static func match(_ fa: KeyframeFeatures, _ fb: KeyframeFeatures, _ a: MapBuildFrame, _ b: MapBuildFrame,
                       depthRange: ClosedRange<Double>, _ options: MapBuildOptions) throws -> [PairMatch] {
         guard fa.count > 0, fb.count > 0 else { return [] }
         let F = fundamental(from: a, to: b)
         let scale = Double(options.orb.scaleFactor)
         let levelScale = (0..<32).map { pow(scale, Double($0)) }
+        let logScale = log(scale), levelsPredicted = options.featureType == .orb
         let bx = fb.undistorted.map(\.x), by = fb.undistorted.map(\.y)
         // Viewing rays in the map frame, z-depth 1 in their own camera.
         let ra = mapRays(fa.undistorted, a), rb = mapRays(fb.undistorted, b)
@@ -192,7 +194,6 @@ public struct MapBuilder: Sendable {
                 let aa = dot(rai, rai), ac = dot(rai, c)
                 grid.forEach(inBoxFrom: simdMin(p0, p1) - maxBand, to: simdMax(p0, p1) + maxBand) { j in
                     let ob = Int(fb.octaves[j])
-                    if abs(oa - ob) > 1 { return }
                     let d = abs(l.x * bx[j] + l.y * by[j] + l.z) / norm
                     if d > options.epipolarThreshold * levelScale[min(ob, 31)] { return }
                     // Closest points of the two rays: depths along each.
@@ -200,7 +201,20 @@ public struct MapBuilder: Sendable {
                     let det = aa * bb - ab * ab
                     if det < 1e-12 { return }
                     let da = (bb * ac - ab * bc) / det, db = (ab * ac - aa * bc) / det
-                    if da >= near && da <= far && db >= near && db <= far { candidates.append(j) }
+                    guard da >= near && da <= far && db >= near && db <= far else { return }
+                    if levelsPredicted {
+                        // ORB finds a patch at the pyramid level where it fills its window,
+                        // so two views of it at depths da and db lie log((fa/da)/(fb/db))
+                        // levels apart. Only a partner at that level (the nearest, both at a
+                        // tie) is a candidate: the others crowd the ratio test, and wrong
+                        // ones among them pass it.
+                        let predicted = log((a.intrinsics.fx * db) / (b.intrinsics.fx * da)) / logScale
+                        if abs(Double(oa - ob) - predicted) <= 0.5 { candidates.append(j) }
+                    } else if abs(oa - ob) <= 1 {
+                        // SIFT's level is its size rounded onto the same scale and clamped
+                        // at both ends, not where it was found: neighbouring levels pass.
+                        candidates.append(j)
+                    }
                 }
                 candidates.sort()
             }

@@ -24,28 +24,27 @@ import Vision
     static func map(_ name: String) throws -> VPSMap { try scene.map(name) }
 
     /// Measured on this tree (release and debug place the same frames: the localizer is
-    /// deterministic): s2 8/8, s3 11/11, s4 12/12 (tum_014, 0.16 % off within a claim of
-    /// 1.3 %, through the simulated views: the photos' own descriptors leave it at 11/12), the forward stretch 8/13 (the five
-    /// rejected look past the four map photos at desks the map never saw); the five
-    /// consecutive photos 3/12 (the nine rejected are 1–12 s further on); four photos far
-    /// apart 12/13. The bars are those figures; none may be placed wrongly.
-    @Test(arguments: [("split-s2", 8), ("split-s3", 11), ("split-s4", 12), ("split-forward", 8), ("split-consecutive", 3),
-                      ("split-four", 12)])
+    /// deterministic): s2 8/8, s3 11/11, s4 12/12, the forward stretch 8/13 (the five rejected
+    /// look past the four map photos at desks the map never saw); the five consecutive photos
+    /// 4/12 (the eight rejected are 1–12 s further on); four photos far apart 13/13. The bars
+    /// are those figures; none may be placed wrongly.
+    @Test(arguments: [("split-s2", 8), ("split-s3", 11), ("split-s4", 12), ("split-forward", 8), ("split-consecutive", 4),
+                      ("split-four", 13)])
     func everySplitPlacesItsFramesAndNoneWrongly(split name: String, atLeast: Int) throws {
         try Self.scene.expectPlacesFramesAndNoneWrongly(split: name, atLeast: atLeast)
     }
 
-    /// Four photos far apart (tum_000, 005, 010, 015), queries up to 60° from every one: the
-    /// map's descriptors from simulated views (ASIFT's tilts) place tum_002 and tum_014, which
-    /// its photos' own descriptors do not (12/13 against 10/13, measured on this tree), every
-    /// accepted frame within its claimed accuracy. The simulated views are only searched after
-    /// the photos' own fail, so a frame those place is placed alike.
-    @Test func simulatedViewsPlaceFramesFarOffAFewPhotosWithoutLosingAny() throws {
-        let plain = try Self.scene.expectPlacesFramesAndNoneWrongly(split: "split-four", atLeast: 10, simulatedViews: .never)
-        let map = try Self.scene.map("split-four")
+    /// Four photos of one stretch (tum_004, 006, 008, 010), queries before and after it: the
+    /// map's descriptors from simulated views (ASIFT's tilts) place tum_003, which its photos'
+    /// own descriptors do not (8/13 against 7/13, measured on this tree), every accepted
+    /// frame within its claimed accuracy. The simulated views are only searched after the
+    /// photos' own fail, so a frame those place is placed alike.
+    @Test func simulatedViewsPlaceFramesThePhotosDoNotWithoutLosingAny() throws {
+        let plain = try Self.scene.expectPlacesFramesAndNoneWrongly(split: "split-forward", atLeast: 7, simulatedViews: .never)
+        let map = try Self.scene.map("split-forward")
         #expect(map.simulatedViewDescriptors.count > map.points.count, "\(map.simulatedViewDescriptors.count) simulated")
-        #expect(try Self.scene.map("split-four", simulatedViews: .never).simulatedViewDescriptors.count == 0)
-        let rich = try Self.scene.expectPlacesFramesAndNoneWrongly(split: "split-four", atLeast: 12)
+        #expect(try Self.scene.map("split-forward", simulatedViews: .never).simulatedViewDescriptors.count == 0)
+        let rich = try Self.scene.expectPlacesFramesAndNoneWrongly(split: "split-forward", atLeast: 8)
         let placedPlain = Set(plain.frames.filter { $0.verdict == .success }.map(\.name))
         let placedRich = Set(rich.frames.filter { $0.verdict == .success }.map(\.name))
         #expect(placedPlain.isSubset(of: placedRich), "\(placedPlain.subtracting(placedRich)) lost")
