@@ -194,6 +194,9 @@ public struct MapBuilder: Sendable {
                 let aa = dot(rai, rai), ac = dot(rai, c)
                 grid.forEach(inBoxFrom: simdMin(p0, p1) - maxBand, to: simdMax(p0, p1) + maxBand) { j in
                     let ob = Int(fb.octaves[j])
+                    // SIFT's level is its size rounded onto the same scale and clamped at
+                    // both ends, not where it was found: neighbouring levels pass.
+                    if !levelsPredicted && abs(oa - ob) > 1 { return }
                     let d = abs(l.x * bx[j] + l.y * by[j] + l.z) / norm
                     if d > options.epipolarThreshold * levelScale[min(ob, 31)] { return }
                     // Closest points of the two rays: depths along each.
@@ -209,12 +212,9 @@ public struct MapBuilder: Sendable {
                         // tie) is a candidate: the others crowd the ratio test, and wrong
                         // ones among them pass it.
                         let predicted = log((a.intrinsics.fx * db) / (b.intrinsics.fx * da)) / logScale
-                        if abs(Double(oa - ob) - predicted) <= 0.5 { candidates.append(j) }
-                    } else if abs(oa - ob) <= 1 {
-                        // SIFT's level is its size rounded onto the same scale and clamped
-                        // at both ends, not where it was found: neighbouring levels pass.
-                        candidates.append(j)
+                        if abs(Double(oa - ob) - predicted) > 0.5 { return }
                     }
+                    candidates.append(j)
                 }
                 candidates.sort()
             }
