@@ -87,7 +87,7 @@ import Geometry
             points += [(u - camera.cx) * z / camera.fx, (v - camera.cy) * z / camera.fy, z]
         }
         let keypoints = (0..<400).map { _ in Keypoint(x: Float(uniform(-5, 100)), y: Float(uniform(200, 320))) }
-        for (radius, k) in [(4.0, 3), (12.0, 6), (20.0, 8)] {
+        for (radius, k) in [(2.0, 2), (4.0, 3), (12.0, 6), (20.0, 8)] {
             let search = ProjectionSearch(radius: radius, maxCandidatesPerKeypoint: k)
             let got = lists(try search.candidates(prior: identity, camera: camera, worldPoints: points,
                                                   keypoints: keypoints))

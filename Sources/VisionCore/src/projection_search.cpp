@@ -24,6 +24,24 @@ struct Hit {
 // Hit order for the top-K: nearer first; at equal distance, earlier in the search order.
 inline bool nearer(const Hit &a, const Hit &b) { return a.d2 < b.d2 || (a.d2 == b.d2 && a.order < b.order); }
 
+// Candidate order: nearer first; at equal distance, the lower point index.
+inline bool before_in_list(const Hit &a, const Hit &b) { return a.d2 < b.d2 || (a.d2 == b.d2 && a.point < b.point); }
+
+// The grid has at most about this many cells (see phase 2).
+constexpr double kGridCells = 4096;
+
+// Most hits a keypoint sorts by insertion (beyond, std::nth_element and std::sort).
+constexpr int32_t kInsertionHits = 12;
+
+template <class Less> void insertion_sort(Hit *h, int32_t n, Less less) {
+    for (int32_t i = 1; i < n; ++i) {
+        const Hit x = h[i];
+        int32_t j = i;
+        for (; j > 0 && less(x, h[j - 1]); --j) h[j] = h[j - 1];
+        h[j] = x;
+    }
+}
+
 // Per-thread scratch so repeated calls do not allocate once warmed up.
 struct Scratch {
     std::vector<Projected> projected, grid;  // grid: projected sorted by cell
@@ -89,8 +107,15 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
         // 2. Bucket the projections into half-radius cells (a stable counting sort: each
         //    cell keeps the search order). A keypoint then scans the 5x5 cells around it
         //    (6.25 r² of image instead of 9 r² with radius-sized cells); the cells of one
-        //    row are one contiguous run.
-        const double cell = radius / 2;
+        //    row are one contiguous run. Cells are never smaller than a 4096th of the
+        //    image: a narrow pass (a few pixels) would otherwise clear, sum and scan tens
+        //    of thousands of empty cells, more work than its few hits; such a cell spans
+        //    more than half the radius, and the keypoint scans ceil(radius / cell) cells
+        //    on each side instead of two (two cells further apart than that hold nothing
+        //    within the radius). The cell size changes which projections are read, not
+        //    which lie within the radius: the lists are the same.
+        const double cell = std::max(radius / 2, std::sqrt(double(width) * double(height) / kGridCells));
+        const int span = int(std::ceil(radius / cell));
         const int gw = int(std::ceil(width / cell)) + 1, gh = int(std::ceil(height / cell)) + 1;
         // Clamped in floating point first: a far-off coordinate must not overflow int.
         // Points and keypoints outside the grid sit in its edge cells. For q ≥ 0, int(q)
@@ -131,9 +156,9 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
         for (int32_t k = 0; k < n_kp; ++k) {
             const double kx = kps[2 * k], ky = kps[2 * k + 1];
             const int cx = cell_index(kx, gw), cy = cell_index(ky, gh);
-            const int x0 = std::max(cx - 2, 0), x1 = std::min(cx + 2, gw - 1);
+            const int x0 = std::max(cx - span, 0), x1 = std::min(cx + span, gw - 1);
             int32_t m = 0;
-            for (int gy = std::max(cy - 2, 0); gy <= std::min(cy + 2, gh - 1); ++gy) {
+            for (int gy = std::max(cy - span, 0); gy <= std::min(cy + span, gh - 1); ++gy) {
                 const int row = gy * gw;
                 const int32_t first = start[row + x0], end = start[row + x1 + 1];
                 for (int32_t j = first; j < end; ++j) {
@@ -144,13 +169,23 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
                     m += d2 <= r2;
                 }
             }
+            // The K nearest, then in candidate order. Both orders are total (order and point
+            // are unique), so the lists do not depend on how they are sorted: a keypoint
+            // holds a handful of hits, which an insertion sort orders faster than
+            // std::nth_element and std::sort set up.
             if (m > K) {
-                std::nth_element(near, near + K - 1, near + m, nearer);
+                if (m <= kInsertionHits) {
+                    insertion_sort(near, m, nearer);
+                } else {
+                    std::nth_element(near, near + K - 1, near + m, nearer);
+                }
                 m = K;
             }
-            std::sort(near, near + m, [](const Hit &a, const Hit &b) {
-                return a.d2 < b.d2 || (a.d2 == b.d2 && a.point < b.point);
-            });
+            if (m <= kInsertionHits) {
+                insertion_sort(near, m, before_in_list);
+            } else {
+                std::sort(near, near + m, before_in_list);
+            }
             if (written + m > capacity) return VC_ERR_INVALID_ARGUMENT;
             for (int32_t j = 0; j < m; ++j) candidates[written++] = near[j].point;
             offsets[k + 1] = written;
