@@ -141,10 +141,12 @@ struct EvidenceSignificance: Sendable, Hashable {
         let possible = p.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }
         guard possible >= k else { return -.infinity }
         // The mean and variance of X tilted by t.
+        // e^−t and e^t once per t, not once per trial: the same values, a tenth of the work.
         func tilted(_ t: Double) -> (mean: Double, variance: Double) {
             var m = 0.0, v = 0.0
+            let decay = exp(-t)
             for pi in p where pi > 0 {
-                let q = pi >= 1 ? 1 : 1 / (1 + (1 - pi) / pi * exp(-t))
+                let q = pi >= 1 ? 1 : 1 / (1 + (1 - pi) / pi * decay)
                 m += q; v += q * (1 - q)
             }
             return (m, v)
@@ -166,7 +168,8 @@ struct EvidenceSignificance: Sendable, Hashable {
             t = next
         }
         var logMGF = 0.0
-        for pi in p where pi > 0 { logMGF += log(1 - pi + pi * exp(t)) }
+        let growth = exp(t)
+        for pi in p where pi > 0 { logMGF += log(1 - pi + pi * growth) }
         return min(0, (logMGF - t * Double(k)) / log(10))
     }
 

@@ -28,9 +28,10 @@ inline bool nearer(const Hit &a, const Hit &b) { return a.d2 < b.d2 || (a.d2 == 
 inline bool before_in_list(const Hit &a, const Hit &b) { return a.d2 < b.d2 || (a.d2 == b.d2 && a.point < b.point); }
 
 // The grid has at most about this many cells (see phase 2).
-constexpr double kGridCells = 4096;
+constexpr double kGridCells = 8192;
 
-// Most hits a keypoint sorts by insertion (beyond, std::nth_element and std::sort).
+// Most hits a keypoint sorts by insertion, and the most it keeps that way (beyond,
+// std::nth_element and std::sort).
 constexpr int32_t kInsertionHits = 12;
 
 template <class Less> void insertion_sort(Hit *h, int32_t n, Less less) {
@@ -38,6 +39,20 @@ template <class Less> void insertion_sort(Hit *h, int32_t n, Less less) {
         const Hit x = h[i];
         int32_t j = i;
         for (; j > 0 && less(x, h[j - 1]); --j) h[j] = h[j - 1];
+        h[j] = x;
+    }
+}
+
+// Moves the k nearest of h[0..n) (by `nearer`) into h[0..k), k < n: the first k sorted,
+// then each later hit inserted when it beats the k-th. Most hits do not, so this costs
+// about one comparison a hit.
+void keep_nearest(Hit *h, int32_t n, int32_t k) {
+    insertion_sort(h, k, nearer);
+    for (int32_t i = k; i < n; ++i) {
+        if (!nearer(h[i], h[k - 1])) continue;
+        const Hit x = h[i];
+        int32_t j = k - 1;
+        for (; j > 0 && nearer(x, h[j - 1]); --j) h[j] = h[j - 1];
         h[j] = x;
     }
 }
@@ -107,15 +122,19 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
         // 2. Bucket the projections into half-radius cells (a stable counting sort: each
         //    cell keeps the search order). A keypoint then scans the 5x5 cells around it
         //    (6.25 r² of image instead of 9 r² with radius-sized cells); the cells of one
-        //    row are one contiguous run. Cells are never smaller than a 4096th of the
-        //    image: a narrow pass (a few pixels) would otherwise clear, sum and scan tens
-        //    of thousands of empty cells, more work than its few hits; such a cell spans
-        //    more than half the radius, and the keypoint scans ceil(radius / cell) cells
-        //    on each side instead of two (two cells further apart than that hold nothing
-        //    within the radius). The cell size changes which projections are read, not
-        //    which lie within the radius: the lists are the same.
-        const double cell = std::max(radius / 2, std::sqrt(double(width) * double(height) / kGridCells));
-        const int span = int(std::ceil(radius / cell));
+        //    row are one contiguous run. A narrow pass (a few pixels) would need tens of
+        //    thousands of such cells, to clear, sum and scan for a few hits: when half the
+        //    radius makes more than kGridCells cells, they are a radius wide (or a
+        //    kGridCells-th of the image) and the keypoint scans the 3x3 around it (cells
+        //    further apart than ceil(radius / cell) hold nothing within the radius). The
+        //    cell size changes which projections are read, not which lie within the
+        //    radius: the lists are the same.
+        double cell = radius / 2;
+        int span = 2;
+        if ((width / cell + 1) * (height / cell + 1) > kGridCells) {
+            cell = std::max(radius, std::sqrt(double(width) * double(height) / kGridCells));
+            span = int(std::ceil(radius / cell));
+        }
         const int gw = int(std::ceil(width / cell)) + 1, gh = int(std::ceil(height / cell)) + 1;
         // Clamped in floating point first: a far-off coordinate must not overflow int.
         // Points and keypoints outside the grid sit in its edge cells. For q ≥ 0, int(q)
@@ -170,12 +189,12 @@ extern "C" vc_status vc_projection_search(const vc_pinhole *camera, const double
                 }
             }
             // The K nearest, then in candidate order. Both orders are total (order and point
-            // are unique), so the lists do not depend on how they are sorted: a keypoint
-            // holds a handful of hits, which an insertion sort orders faster than
+            // are unique), so the lists do not depend on how they are selected and sorted: a
+            // keypoint keeps a handful of hits, which insertion orders faster than
             // std::nth_element and std::sort set up.
             if (m > K) {
-                if (m <= kInsertionHits) {
-                    insertion_sort(near, m, nearer);
+                if (K <= kInsertionHits) {
+                    keep_nearest(near, m, K);
                 } else {
                     std::nth_element(near, near + K - 1, near + m, nearer);
                 }
