@@ -138,13 +138,27 @@ def parse_bench_localize(out: str) -> dict:
             rows[m.group(1)] = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", m.group(2))]
     ratio = lambda label: float(re.search(re.escape(label) + r"\s+([\d.]+)x", out).group(1))
     parsed = {"rows": rows, "speedup": ratio("speed-up arcloud / opencv:"), "orb": ratio("arcloud end-to-end / ORB alone:")}
-    stages = re.search(r"arcloud mean ms per stage:\s+(.*)$", out, re.M)
-    if stages:
-        parsed["stages"] = {k: float(v) for k, v in re.findall(r"(\w+) ([\d.]+)", stages.group(1))}
+    for key, label in [("stages", "arcloud mean ms per stage:"), ("refineSteps", "arcloud mean ms in refine, by step:"),
+                       ("verifyChecks", "arcloud mean ms in verify, by check:")]:
+        found = re.search(re.escape(label) + r"\s+(.*)$", out, re.M)
+        if found:
+            parsed[key] = {k: float(v) for k, v in re.findall(r"(\w+) ([\d.]+)", found.group(1))}
     venue = re.search(r"arcloud on the venue / on the map alone: ([\d.]+)x .*?(\d+) accepted outside", out)
     if venue:
         parsed["venue"], parsed["venueOff"] = float(venue.group(1)), int(venue.group(2))
     return parsed
+
+
+def bench_localize_parts_table() -> Table:
+    """The two costliest stages beyond ORB, refine by step and verify by check, from the same runs."""
+    rows = []
+    for session in ["gallery-query-walk", "gallery-query-hard"]:
+        b = bench_localize(session)
+        steps, checks = b.get("refineSteps", {}), b.get("verifyChecks", {})
+        rows.append([f"`{session}`", f"{b['stages']['refine']:.2f}", ", ".join(f"{k} {v:.2f}" for k, v in steps.items()),
+                     f"{b['stages']['verify']:.2f}", ", ".join(f"{k} {v:.2f}" for k, v in checks.items())])
+    return Table(["session", "refine (mean ms)", "by step", "verify (mean ms)", "by check"], rows,
+                 ["text", "ms", "ms", "ms", "ms"])
 
 
 def bench_localize_table() -> Table:
@@ -799,6 +813,8 @@ GENERATORS: Dict[str, Generator] = {
     "overview": Generator(overview, True, "README's table: localize and bench localize on the shipped sessions, bench real"),
     "sessions": Generator(sessions, True, "arcloud localize on every shipped session, both modes"),
     "bench-localize": Generator(bench_localize_table, True, "arcloud bench localize on the shipped query sessions"),
+    "bench-localize-parts": Generator(bench_localize_parts_table, True,
+                                      "the same runs: refine by step and verify by check"),
     "calibration": Generator(calibration, False, "how often accepted frames lie within their claim: every set with truth"),
     "unseen-scenes": Generator(unseen_scenes, False, "scripts/unseen-scenes.py: synthetic streets, a gallery and a studio "
                                "no tuning has seen, single-shot and tracking"),

@@ -238,12 +238,15 @@ public final class Localizer: Sendable {
            agrees(e.pose, with: prior) {
             let grown = try grow(a, query, timings: &timings)
             var watch = Stopwatch()
+            var check = Stopwatch()
             var rejection = priorRejection(grown, query)
+            timings.judging.significance += check.lap()
             var accuracy: PoseAccuracy?, refined: Pose?
             if rejection == nil {
                 let u = uncertainty(of: grown, query)
                 (accuracy, rejection) = bounds(u)
                 refined = u.pose?.pose
+                timings.judging.uncertainty += check.lap()
                 if let bounds = accuracy {
                     (accuracy, rejection) = inheritingSeedError(bounds, answer: refined ?? grown.estimate!.pose, grown: grown, seed: a, query)
                 }
@@ -252,6 +255,7 @@ public final class Localizer: Sendable {
                     (accuracy, rejection) = inheritingPriorError(own, prior: prior, priorError: stated ?? own,
                                                                  uncertainty: u, query)
                 }
+                timings.judging.inheritance += check.lap()
             }
             timings.verify += watch.lap()
             if rejection == nil {
@@ -308,7 +312,8 @@ public final class Localizer: Sendable {
             case .growAndJudge(let seed):
                 let grown = try grow(seed, query, timings: &timings)
                 var watch = Stopwatch()
-                let verdict = judge(grown, seed: seed, query, searches: searchesBefore + machine.plannedSearches)
+                let verdict = judge(grown, seed: seed, query, searches: searchesBefore + machine.plannedSearches,
+                                    clock: &timings.judging)
                 timings.verify += watch.lap()
                 action = machine.judged(verdict, accepted: verdict.rejection == nil,
                                         log10NFA: verdict.evidence.log10NFA)
@@ -415,6 +420,8 @@ public final class Localizer: Sendable {
             if moved < options.guidedConvergencePixels { break }
         }
         timings.refine += inner.retrieve + inner.match + inner.solve
+        timings.guided.candidates += inner.retrieve; timings.guided.match += inner.match
+        timings.guided.solve += inner.solve
         best.localPoints = local
         return best
     }

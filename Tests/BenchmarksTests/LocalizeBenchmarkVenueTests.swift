@@ -39,5 +39,15 @@ struct LocalizeBenchmarkVenueTests {
         let extract = try #require(ours.meanStages.first { $0.name == "extract" }).milliseconds
         #expect(abs(extract - ours.stages.map(\.extract).reduce(0, +) / 3) < 1e-9)
         #expect(table.contains("arcloud mean ms per stage:") && table.contains("verify "), "\(table)")
+        // Refine by step adds up to refine; verify by check to most of verify (the checks are
+        // timed apart from the verdict's bookkeeping), never more.
+        for t in ours.stages {
+            let steps = t.guided.steps.map(\.milliseconds).reduce(0, +)
+            let checks = t.judging.checks.map(\.milliseconds).reduce(0, +)
+            #expect(abs(steps - t.refine) < 1e-9 * max(1, t.refine), "refine \(t.refine), steps \(t.guided)")
+            #expect(checks <= t.verify + 1e-9 && checks > 0.5 * t.verify, "verify \(t.verify), checks \(t.judging)")
+        }
+        #expect(table.contains("arcloud mean ms in refine, by step:   candidates ")
+                && table.contains("arcloud mean ms in verify, by check:  significance "), "\(table)")
     }
 }

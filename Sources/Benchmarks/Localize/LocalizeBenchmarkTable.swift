@@ -4,7 +4,8 @@ import VPSModel
 
 /// The table `bench localize` prints after its headline: per pipeline the success rate,
 /// recall at (5 cm, 2°), median errors, median time per frame and frames per second, then
-/// the speed ratios against their targets and arcloud's mean time per stage.
+/// the speed ratios against their targets and arcloud's mean time per stage (refine by step
+/// and verify by check too).
 public enum LocalizeBenchmarkTable {
     /// `runs` as `LocalizeBenchmark.run` returns them, over `frames`.
     public static func render(_ runs: [PipelineRun], frames: [RecordedSession.Frame]) -> String {
@@ -35,10 +36,14 @@ public enum LocalizeBenchmarkTable {
                             opencv / imageOnly, imageOnly / orb))
         // Where arcloud's time goes, by the localizer's own clock (it times its stages apart
         // from the call's overhead): the share beyond ORB is what the 1.3x target bounds.
-        if let stages = runs.first(where: { $0.name == "arcloud" })?.meanStages, !stages.isEmpty {
-            lines.append("arcloud mean ms per stage:            "
-                         + stages.filter { $0.name != "decode" }
-                            .map { "\($0.name) " + String(format: "%.2f", $0.milliseconds) }.joined(separator: ", "))
+        let listed = { (parts: [(name: String, milliseconds: Double)]) in
+            parts.map { "\($0.name) " + String(format: "%.2f", $0.milliseconds) }.joined(separator: ", ")
+        }
+        if let arcloud = runs.first(where: { $0.name == "arcloud" }), !arcloud.meanStages.isEmpty {
+            lines.append("arcloud mean ms per stage:            " + listed(arcloud.meanStages.filter { $0.name != "decode" }))
+            // The two stages beyond ORB that cost most, by step and by check.
+            lines.append("arcloud mean ms in refine, by step:   " + listed(arcloud.meanGuidedSteps))
+            lines.append("arcloud mean ms in verify, by check:  " + listed(arcloud.meanJudgingChecks))
         }
         if let venue = runs.first(where: { $0.name == "arcloud venue" }) {
             // Accepted and off by more than (25 cm, 5°): the figure a venue must keep at 0.

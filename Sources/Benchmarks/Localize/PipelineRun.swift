@@ -37,6 +37,20 @@ public struct PipelineRun: Sendable {
         }
     }
 
+    /// Mean milliseconds per frame of each step of the guided passes (`GuidedPassTimings`),
+    /// and of each check of the judging (`JudgingTimings`); empty when no stages were reported.
+    public var meanGuidedSteps: [(name: String, milliseconds: Double)] { meanParts { $0.guided.steps } }
+    public var meanJudgingChecks: [(name: String, milliseconds: Double)] { meanParts { $0.judging.checks } }
+
+    private func meanParts(_ parts: (StageTimings) -> [(name: String, milliseconds: Double)])
+        -> [(name: String, milliseconds: Double)] {
+        guard let first = stages.first else { return [] }
+        let all = stages.map(parts)
+        return parts(first).indices.map { k in
+            (parts(first)[k].name, all.reduce(0) { $0 + $1[k].milliseconds } / Double(stages.count))
+        }
+    }
+
     /// Localized frames.
     public var localized: Int { poses.filter { $0 != nil }.count }
 

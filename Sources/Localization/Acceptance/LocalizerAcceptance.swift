@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import Support
 import Vision
 import VPSModel
 
@@ -21,8 +22,8 @@ extension Localizer {
 
     /// Judges `grown`, the pose grown from the global matches of `seed`, by the four
     /// questions of `PoseAcceptance`, cheapest first; the evidence records what was
-    /// measured up to the first failure.
-    func judge(_ grown: Attempt, seed: Attempt, _ query: Query, searches: Int) -> Verdict {
+    /// measured up to the first failure. Each check's time is added to `clock`.
+    func judge(_ grown: Attempt, seed: Attempt, _ query: Query, searches: Int, clock: inout JudgingTimings) -> Verdict {
         let a = options.acceptance
         guard let e = grown.estimate else {
             return Verdict(attempt: grown, evidence: PoseEvidence(log10NFA: .infinity, rotationSigmaDegrees: .infinity,
@@ -36,9 +37,11 @@ extension Localizer {
             return verdict
         }
         let pose = e.cameraFromWorld
+        var watch = Stopwatch()
         // 1. More than chance.
         let evidence = GlobalEvidence(self, matches: seed.matches, query)
         let s = evidence.significance(under: pose, sampleSize: query.gravity == nil ? 3 : 2, searches: searches)
+        clock.significance += watch.lap()
         verdict.evidence.log10NFA = s.log10NFA
         verdict.evidence.globalMatches = seed.matches.count
         verdict.evidence.globalInliers = s.inliers
@@ -55,6 +58,7 @@ extension Localizer {
         verdict.evidence.positionSigma = u.centre / scale.length
         verdict.evidence.residualScale = u.residualScale
         let (accuracy, undetermined) = bounds(u)
+        clock.uncertainty += watch.lap()
         if let undetermined {
             verdict.rejection = undetermined
             return verdict
@@ -74,6 +78,7 @@ extension Localizer {
         // unexplained weigh against its global evidence (explained ones cannot stand in
         // for that evidence: they come from guided matches, found where the pose looked).
         let ratio = a.coverage.log10LikelihoodRatio(counts)
+        clock.coverage += watch.lap()
         if !a.coverage.accepts(counts) {
             verdict.rejection = String(format: "explains %d of %d image regions where the map expects structure: a look-alike by %.0f to 1",
                                        counts.explained, counts.expected, pow(10, -ratio) / a.coverage.lookAlikePriorOdds)
@@ -114,13 +119,18 @@ extension Localizer {
                 verdict.rejection = String(format: "ambiguous: a pose %.1f° and %.3f map scales away fits %d matches, NFA 10^%.1f against 10^%.1f, its fit %.1f (−2 log-likelihood) from this one's",
                                            d.rotationDegrees, d.translation / scale.length, rival.significance.inliers,
                                            rival.significance.log10NFA, s.log10NFA, worseFit)
+                clock.rivals += watch.lap()
                 return verdict
             }
         }
+        clock.rivals += watch.lap()
         if query.gravity != nil, let why = gravityDisagreement(seed, query) {
+            clock.gravity += watch.lap()
             verdict.rejection = why
             return verdict
         }
+        clock.gravity += watch.lap()
+        defer { clock.inheritance += watch.lap() }
         // 2, last: the bounds with the error the growth inherits from its seed (it may grow
         // the pose again: only a pose that passed everything else pays for that).
         (verdict.accuracy, verdict.rejection) = inheritingSeedError(accuracy!, answer: verdict.refined ?? e.pose, grown: grown, seed: seed, query)

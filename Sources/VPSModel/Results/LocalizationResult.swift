@@ -15,6 +15,10 @@ public struct StageTimings: Sendable, Hashable, Codable {
     /// Judging the pose (`PoseAcceptance`): its significance, uncertainty, coverage and rivals.
     public var verify: Double = 0
     public var total: Double = 0
+    /// `refine` by step (not encoded).
+    public var guided = GuidedPassTimings()
+    /// `verify` by check (not encoded).
+    public var judging = JudgingTimings()
 
     public init() {}
 
@@ -30,6 +34,7 @@ public struct StageTimings: Sendable, Hashable, Codable {
         t.decode = a.decode + b.decode; t.deblur = a.deblur + b.deblur; t.extract = a.extract + b.extract
         t.retrieve = a.retrieve + b.retrieve; t.match = a.match + b.match; t.solve = a.solve + b.solve
         t.refine = a.refine + b.refine; t.verify = a.verify + b.verify; t.total = a.total + b.total
+        t.guided = a.guided + b.guided; t.judging = a.judging + b.judging
         return t
     }
 

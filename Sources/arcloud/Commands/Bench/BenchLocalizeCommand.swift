@@ -28,7 +28,9 @@ struct BenchLocalizeCommand: Command {
                           capture among others (`map merge`), against the map alone
         and prints success rates, recall at (5 cm, 2°), median errors, frames per second,
         median time per frame, the ratios, and arcloud's mean time per stage (its own clock:
-        deblur, extract, retrieve, match, solve, refine, verify). One frame runs first,
+        deblur, extract, retrieve, match, solve, refine, verify), with refine by step (the
+        guided passes' candidates, match, solve) and verify by check (significance,
+        uncertainty, coverage, rivals, gravity, inheritance). One frame runs first,
         untimed, through every pipeline and the motion-blur removal (plans and buffers made
         once per process). Build in release for meaningful figures:
           swift build -c release && .build/release/arcloud bench localize ...
