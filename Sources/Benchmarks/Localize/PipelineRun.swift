@@ -30,25 +30,19 @@ public struct PipelineRun: Sendable {
 
     /// Mean milliseconds per frame of each stage the pipeline reported, in pipeline order
     /// (empty when it reported none).
-    public var meanStages: [(name: String, milliseconds: Double)] {
-        guard let first = stages.first else { return [] }
-        return first.stages.indices.map { k in
-            (first.stages[k].name, stages.reduce(0) { $0 + $1.stages[k].milliseconds } / Double(stages.count))
-        }
-    }
+    public var meanStages: [(name: String, milliseconds: Double)] { meanParts { $0.stages } }
 
     /// Mean milliseconds per frame of each step of the guided passes (`GuidedPassTimings`),
     /// and of each check of the judging (`JudgingTimings`); empty when no stages were reported.
     public var meanGuidedSteps: [(name: String, milliseconds: Double)] { meanParts { $0.guided.steps } }
     public var meanJudgingChecks: [(name: String, milliseconds: Double)] { meanParts { $0.judging.checks } }
 
+    /// The mean over the frames of each named part `parts` reads from a frame's stage times.
     private func meanParts(_ parts: (StageTimings) -> [(name: String, milliseconds: Double)])
         -> [(name: String, milliseconds: Double)] {
-        guard let first = stages.first else { return [] }
         let all = stages.map(parts)
-        return parts(first).indices.map { k in
-            (parts(first)[k].name, all.reduce(0) { $0 + $1[k].milliseconds } / Double(stages.count))
-        }
+        guard let names = all.first?.map(\.name) else { return [] }
+        return names.indices.map { k in (names[k], all.reduce(0) { $0 + $1[k].milliseconds } / Double(all.count)) }
     }
 
     /// Localized frames.

@@ -34,27 +34,23 @@ constexpr double kGridCells = 8192;
 // std::nth_element and std::sort).
 constexpr int32_t kInsertionHits = 12;
 
+// Puts x into the sorted h[0..j], shifting the later ones up by one (h[j] is overwritten).
+template <class Less> void insert_sorted(Hit *h, int32_t j, const Hit x, Less less) {
+    for (; j > 0 && less(x, h[j - 1]); --j) h[j] = h[j - 1];
+    h[j] = x;
+}
+
 template <class Less> void insertion_sort(Hit *h, int32_t n, Less less) {
-    for (int32_t i = 1; i < n; ++i) {
-        const Hit x = h[i];
-        int32_t j = i;
-        for (; j > 0 && less(x, h[j - 1]); --j) h[j] = h[j - 1];
-        h[j] = x;
-    }
+    for (int32_t i = 1; i < n; ++i) insert_sorted(h, i, h[i], less);
 }
 
 // Moves the k nearest of h[0..n) (by `nearer`) into h[0..k), k < n: the first k sorted,
-// then each later hit inserted when it beats the k-th. Most hits do not, so this costs
-// about one comparison a hit.
+// then each later hit inserted in place of the k-th when it beats it. Most hits do not, so
+// this costs about one comparison a hit.
 void keep_nearest(Hit *h, int32_t n, int32_t k) {
     insertion_sort(h, k, nearer);
-    for (int32_t i = k; i < n; ++i) {
-        if (!nearer(h[i], h[k - 1])) continue;
-        const Hit x = h[i];
-        int32_t j = k - 1;
-        for (; j > 0 && nearer(x, h[j - 1]); --j) h[j] = h[j - 1];
-        h[j] = x;
-    }
+    for (int32_t i = k; i < n; ++i)
+        if (nearer(h[i], h[k - 1])) insert_sorted(h, k - 1, h[i], nearer);
 }
 
 // Per-thread scratch so repeated calls do not allocate once warmed up.
