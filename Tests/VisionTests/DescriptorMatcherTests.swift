@@ -82,6 +82,23 @@ import TestSupport
         #expect(mutual.count == 1 && mutual[0].query == 0 && mutual[0].train == 5)
     }
 
+    /// Guided mutual matching (the localizer's guided passes): each train descriptor keeps
+    /// its closest query, a tie going to the lower query index, and the survivors stay in
+    /// query order.
+    @Test func guidedMutualKeepsTheClosestQueryPerTrainInQueryOrder() throws {
+        let train = descriptors(10, seed: 30)
+        let t = { (i: Int) in Array(train[32 * i ..< 32 * (i + 1)]) }
+        // q0 → 3; q1 (6 bits off) and q2 (2 bits off) → 7; q3 and q4 identical → 4.
+        let q4 = flip(t(4), bits: 5, seed: 34)
+        let query = flip(t(3), bits: 4, seed: 31) + flip(t(7), bits: 6, seed: 32) + flip(t(7), bits: 2, seed: 33) + q4 + q4
+        let lists = CandidateLists([[3], [7], [7], [4], [4]])
+        let all = try DescriptorMatcher(ratio: nil).match(query: query, train: train, candidates: lists)
+        #expect(all.map(\.train) == [3, 7, 7, 4, 4])
+        let mutual = try DescriptorMatcher(ratio: nil, mutual: true).match(query: query, train: train, candidates: lists)
+        #expect(mutual.map(\.query) == [0, 2, 3])
+        #expect(mutual.map(\.train) == [3, 7, 4])
+    }
+
     @Test func guidedMatchingSearchesOnlyTheCandidates() throws {
         let train = descriptors(100, seed: 10)
         let query = flip(train, bits: 15, seed: 11)
