@@ -396,7 +396,7 @@ def deblur_effect() -> Table:
     shipped = lambda k: recall[k][0]
     return Table(["blurred session (single-shot / tracking)", "`--no-deblur`", "default"], [
         ["shipped gallery (`Datasets/gallery-query-hard`)", both("--no-deblur", shipped), both("default", shipped)],
-        [f"nine gallery sessions (the shipped one and eight more¹), mean", both("--no-deblur", mean), both("default", mean)],
+        ["nine gallery sessions (the shipped one and eight more¹), mean", both("--no-deblur", mean), both("default", mean)],
         ["the same nine from the images alone (`--no-gravity`), single-shot",
          pct(mean(("--no-deblur", "image only"))), pct(mean(("default", "image only")))],
         ["accepted more than 25 cm off, those nine in all three modes",

@@ -82,9 +82,9 @@ import TestSupport
         #expect(mutual.count == 1 && mutual[0].query == 0 && mutual[0].train == 5)
     }
 
-    /// Guided mutual matching (the localizer's guided passes): each train descriptor keeps
-    /// its closest query, a tie going to the lower query index, and the survivors stay in
-    /// query order.
+    /// Mutual matching over candidate lists (the map builder's epipolar matching): each
+    /// train descriptor keeps its closest query, a tie going to the lower query index, and
+    /// the survivors stay in query order.
     @Test func guidedMutualKeepsTheClosestQueryPerTrainInQueryOrder() throws {
         let train = descriptors(10, seed: 30)
         let t = { (i: Int) in Array(train[32 * i ..< 32 * (i + 1)]) }
